@@ -1,0 +1,370 @@
+/**
+ * Reading and writing array elements: `get` and `set` over NumPy-style orthogonal
+ * selections, with bounded concurrency, progress and cancellation.
+ */
+import {
+  asZarrError,
+  type ByteSource,
+  cStrides,
+  copyRegion,
+  type DataArray,
+  type DataType,
+  type DimIndexer,
+  fillRegion,
+  fullSelection,
+  isWritable,
+  mapConcurrent,
+  type NdArray,
+  type Scalar,
+  type Store,
+  shapeSize,
+  supportsRanges,
+  throwIfAborted,
+  ZarrError,
+} from "@zarr/spec";
+import { type ChunkProjection, chunkProjections, countChunks, projectDimension } from "./indexer.js";
+import type { ZarrArray } from "./nodes.js";
+import { type ResolvedDim, resolvedLength, resolveSelection, type Selection } from "./selection.js";
+
+/** Default number of chunks read, decoded or written at once. */
+export const DEFAULT_CONCURRENCY = 16;
+
+/** Progress of a multi-chunk operation. */
+export interface Progress {
+  /** Chunks finished. */
+  done: number;
+  /** Chunks in the operation. */
+  total: number;
+}
+
+/** Options of `get`. */
+export interface GetOptions {
+  /** Cancels the operation; pending chunk reads stop and the call rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Chunks in flight at once (default 16). */
+  concurrency?: number;
+  /** Called after each chunk. */
+  onProgress?: (progress: Progress) => void;
+}
+
+/** Options of `set`. */
+export interface SetOptions extends GetOptions {
+  /** Store chunks whose elements all equal the fill value (default: the array's setting, normally false). */
+  writeEmptyChunks?: boolean;
+}
+
+/** The result of `get`: a C-contiguous N-dimensional array and its data type. */
+export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
+  dataType: DataType;
+}
+
+interface Plan {
+  resolved: ResolvedDim[];
+  /** Shape with a size-1 dimension for every integer-selected dimension. */
+  internalShape: number[];
+  /** Shape of the result (integer-selected dimensions dropped). */
+  outShape: number[];
+  projections: () => Generator<ChunkProjection>;
+  total: number;
+}
+
+function plan(array: ZarrArray, selection: Selection | null | undefined): Plan {
+  const resolved = resolveSelection(selection, array.shape);
+  const perDim = resolved.map((r, d) => projectDimension(r, array.chunkGrid.dims[d], array.shape[d]));
+  const internalShape = resolved.map(resolvedLength);
+  const outShape = resolved.filter((r) => r.kind !== "int").map(resolvedLength);
+  return { resolved, internalShape, outShape, projections: () => chunkProjections(perDim), total: countChunks(perDim) };
+}
+
+function isZeroFill(dataType: DataType, fill: Scalar): boolean {
+  return dataType.allEqual(dataType.allocate(1), fill, 0, 1);
+}
+
+async function readKey(store: Store, key: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
+  try {
+    return await store.get(key, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+}
+
+function byteSource(store: Store, key: string, signal: AbortSignal | undefined): ByteSource {
+  return {
+    rangesAreCheap: supportsRanges(store),
+    async get(range, rangeSignal) {
+      const s = rangeSignal ?? signal;
+      try {
+        if (range === undefined) return await store.get(key, { signal: s });
+        if (store.getRange) return await store.getRange(key, range, { signal: s });
+        // No range support: slice the whole value.
+        const whole = await store.get(key, { signal: s });
+        if (whole === undefined) return undefined;
+        if ("suffixLength" in range) return whole.subarray(Math.max(0, whole.length - range.suffixLength));
+        return whole.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
+      } catch (error) {
+        throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+      }
+    },
+  };
+}
+
+/** Turns negative-step ranges into ascending ones (partial decoders expect positive steps). */
+function ascending(src: DimIndexer[], dst: DimIndexer[]): [DimIndexer[], DimIndexer[]] {
+  const s2 = src.slice();
+  const d2 = dst.slice();
+  for (let d = 0; d < src.length; d++) {
+    const s = src[d];
+    const t = dst[d];
+    if ("step" in s && s.step < 0 && "step" in t) {
+      s2[d] = { start: s.start + (s.count - 1) * s.step, step: -s.step, count: s.count };
+      d2[d] = { start: t.start + (s.count - 1) * t.step, step: -t.step, count: s.count };
+    }
+  }
+  return [s2, d2];
+}
+
+/**
+ * Reads the elements `selection` picks. A selection holds one entry per dimension:
+ * an integer (drops the dimension), `slice(start, stop, step)`, `null` (everything),
+ * an array of indices, or a boolean mask; `"..."` stands for as many `null`s as needed.
+ * Missing chunks read as the fill value. Only the chunks the selection touches are read.
+ *
+ * @example
+ * ```ts
+ * const week = await get(t2m, [slice(0, 7), 360, slice(null, null, 4)], { signal });
+ * week.shape;  // [7, 360]
+ * week.data;   // Float32Array, C order
+ * ```
+ */
+export async function get(
+  array: ZarrArray,
+  selection?: Selection | null,
+  options: GetOptions = {},
+): Promise<ArrayData> {
+  const { signal, onProgress } = options;
+  throwIfAborted(signal);
+  const p = plan(array, selection);
+  const { dataType, fillValue, store, codecs } = array;
+  const width = dataType.width;
+  const out: NdArray = {
+    data: dataType.allocate(shapeSize(p.internalShape)),
+    shape: p.internalShape,
+    stride: cStrides(p.internalShape),
+  };
+  const fillIsZero = isZeroFill(dataType, fillValue);
+  const partial = codecs.decodePartial;
+  let done = 0;
+  await mapConcurrent(
+    p.projections(),
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    async (proj) => {
+      const key = array.chunkKey(proj.coords);
+      const spec = array.chunkSpec(proj.coords);
+      const ctx = { key, signal };
+      if (partial !== undefined) {
+        const [src, dst] = ascending(proj.src, proj.dst);
+        const part = await partial(byteSource(store, key, signal), src, spec, ctx);
+        if (part === undefined) {
+          if (!fillIsZero) fillRegion(out, dst, fillValue, dataType);
+        } else {
+          copyRegion(part, fullSelection(part.shape), out, dst, width);
+        }
+      } else {
+        const bytes = await readKey(store, key, signal);
+        throwIfAborted(signal);
+        if (bytes === undefined) {
+          if (!fillIsZero) fillRegion(out, proj.dst, fillValue, dataType);
+        } else {
+          const chunk = await codecs.decode(bytes, spec, ctx);
+          copyRegion(chunk, proj.src, out, proj.dst, width);
+        }
+      }
+      done++;
+      onProgress?.({ done, total: p.total });
+    },
+    { signal },
+  );
+  return { data: out.data, shape: p.outShape, stride: cStrides(p.outShape), dataType };
+}
+
+/** A value for `set`: a scalar, a flat array in C order, or an N-dimensional array to broadcast. */
+export type SetValue = Scalar | DataArray | InputArray;
+
+/** An N-dimensional input: `stride` defaults to C order, `offset` to 0. */
+export interface InputArray {
+  data: DataArray;
+  shape: number[];
+  stride?: number[];
+  offset?: number;
+}
+
+function isInputArray(value: unknown): value is InputArray {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !ArrayBuffer.isView(value) &&
+    !Array.isArray(value) &&
+    "data" in value &&
+    "shape" in value
+  );
+}
+
+function isDataArray(value: unknown, dataType: DataType): value is DataArray {
+  if (ArrayBuffer.isView(value)) {
+    // A Uint8Array is a scalar for raw and bytes types, data otherwise.
+    return !(value instanceof Uint8Array && (dataType.kind === "raw" || dataType.kind === "bytes"));
+  }
+  if (!Array.isArray(value)) return false;
+  // [re, im] is a complex scalar; a struct is an object, never an array.
+  return !(dataType.kind === "complex" && value.length === 2 && typeof value[0] === "number");
+}
+
+/**
+ * Returns `data` (holding `elements` elements) in the data type's own storage:
+ * as-is when it already is (e.g. a Float32Array for float32), else converted element by
+ * element (a Float64Array or number[] for a float32 array, numbers for int64, ...).
+ */
+function adoptData(data: DataArray, dataType: DataType, elements: number): DataArray {
+  const own = dataType.allocate(0);
+  const typedComplex = dataType.kind === "complex" && ArrayBuffer.isView(data);
+  const perElement = data.constructor === own.constructor || typedComplex ? dataType.width : 1;
+  if (data.length !== elements * perElement) {
+    throw new ZarrError("INVALID_ARGUMENT", `The value holds ${data.length / perElement} elements, but ${elements} are selected`);
+  }
+  if (data.constructor === own.constructor) return data;
+  const out = dataType.allocate(elements);
+  const generic = data as ArrayLike<unknown>;
+  for (let i = 0; i < elements; i++) {
+    const v = typedComplex ? [generic[2 * i], generic[2 * i + 1]] : generic[i];
+    try {
+      dataType.setItem(out, i, dataType.coerce(v));
+    } catch (error) {
+      throw asZarrError(error, "INVALID_ARGUMENT", `Element ${i} of the value does not fit ${dataType.name}`);
+    }
+  }
+  return out;
+}
+
+/** Builds a view of `value` with the internal (full-dimensional) selection shape, broadcasting like NumPy. */
+function valueView(value: InputArray, plan: Plan, dataType: DataType): NdArray {
+  const target = plan.outShape;
+  const vshape = value.shape;
+  const cannot = (): never => {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `Cannot broadcast a value of shape ${JSON.stringify(vshape)} to the selection's shape ${JSON.stringify(target)}`,
+    );
+  };
+  if (!Array.isArray(vshape) || vshape.length > target.length) cannot();
+  let data = value.data;
+  let stride = value.stride ?? cStrides(vshape);
+  let offset = value.offset ?? 0;
+  if (data.constructor !== dataType.allocate(0).constructor) {
+    // Foreign storage is converted; give it C order first if it is strided.
+    const size = shapeSize(vshape);
+    const contiguous = offset === 0 && stride.every((s, d) => vshape[d] <= 1 || s === cStrides(vshape)[d]);
+    if (!contiguous) {
+      throw new ZarrError("INVALID_ARGUMENT", `A strided value must use the data type's own storage (${dataType.allocate(0).constructor.name})`);
+    }
+    data = adoptData(data, dataType, size);
+    stride = cStrides(vshape);
+    offset = 0;
+  } else if (value.stride === undefined) {
+    adoptData(data, dataType, shapeSize(vshape)); // length check
+  }
+  const outStride: number[] = [];
+  const lead = target.length - vshape.length;
+  for (let d = 0; d < target.length; d++) {
+    if (d < lead) outStride.push(0);
+    else if (vshape[d - lead] === target[d]) outStride.push(stride[d - lead]);
+    else if (vshape[d - lead] === 1) outStride.push(0);
+    else cannot();
+  }
+  // Re-insert size-1 dimensions for integer-selected dimensions.
+  const fullStride: number[] = [];
+  let k = 0;
+  for (const r of plan.resolved) fullStride.push(r.kind === "int" ? 0 : outStride[k++]);
+  return { data, shape: plan.internalShape, stride: fullStride, offset };
+}
+
+/**
+ * Writes `value` into the elements `selection` picks (see {@link get} for selections).
+ * `value` is a scalar, a flat array in C order holding every selected element, or an
+ * `{data, shape, stride?}` array broadcast to the selection's shape. Partially covered
+ * chunks are read, modified and written back; chunks that end up all fill value are
+ * deleted instead of written (unless `writeEmptyChunks`).
+ *
+ * @example
+ * ```ts
+ * await set(arr, [slice(0, 2), null], 0);                    // a scalar
+ * await set(arr, null, new Float32Array(arr.shape[0] * arr.shape[1])); // everything
+ * await set(arr, [0], { data: row, shape: [1, 100] });       // broadcast
+ * ```
+ */
+export async function set(
+  array: ZarrArray,
+  selection: Selection | null | undefined,
+  value: SetValue,
+  options: SetOptions = {},
+): Promise<void> {
+  const { signal, onProgress } = options;
+  throwIfAborted(signal);
+  const { store, dataType, fillValue, codecs } = array;
+  if (!isWritable(store)) {
+    throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable`);
+  }
+  const p = plan(array, selection);
+  const width = dataType.width;
+  let view: NdArray | undefined;
+  let scalar: Scalar | undefined;
+  if (isInputArray(value)) view = valueView(value, p, dataType);
+  else if (isDataArray(value, dataType)) {
+    const data = adoptData(value, dataType, shapeSize(p.outShape));
+    view = valueView({ data, shape: p.outShape, stride: cStrides(p.outShape) }, p, dataType);
+  } else {
+    try {
+      scalar = dataType.coerce(value);
+    } catch (error) {
+      throw asZarrError(error, "INVALID_ARGUMENT", `Cannot write ${String(value)} to a ${dataType.name} array`);
+    }
+  }
+  const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;
+  const fillIsZero = isZeroFill(dataType, fillValue);
+  let done = 0;
+  await mapConcurrent(
+    p.projections(),
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    async (proj) => {
+      const key = array.chunkKey(proj.coords);
+      const spec = array.chunkSpec(proj.coords);
+      const ctx = { key, signal };
+      const n = shapeSize(spec.shape);
+      const chunk: NdArray = { data: dataType.allocate(n), shape: spec.shape, stride: cStrides(spec.shape) };
+      const existing = proj.covers ? undefined : await readKey(store, key, signal);
+      if (existing !== undefined) {
+        // Decode into a private copy: a decoded chunk may be a view of the store's memory.
+        const decoded = await codecs.decode(existing, spec, ctx);
+        copyRegion(decoded, fullSelection(spec.shape), chunk, fullSelection(spec.shape), width);
+      } else if (!fillIsZero) {
+        dataType.fill(chunk.data, fillValue, 0, n);
+      }
+      if (view !== undefined) copyRegion(view, proj.dst, chunk, proj.src, width);
+      else fillRegion(chunk, proj.src, scalar as Scalar, dataType);
+      throwIfAborted(signal);
+      if (!writeEmpty && dataType.allEqual(chunk.data, fillValue, 0, n)) {
+        if (existing !== undefined || proj.covers) await store.delete(key, { signal });
+      } else {
+        const bytes = await codecs.encode(chunk, spec, ctx);
+        throwIfAborted(signal);
+        try {
+          await store.set(key, bytes, { signal });
+        } catch (error) {
+          throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
+        }
+      }
+      done++;
+      onProgress?.({ done, total: p.total });
+    },
+    { signal },
+  );
+}

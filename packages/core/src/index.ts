@@ -1,0 +1,61 @@
+/**
+ * @zarr/core: Zarr v3 groups and arrays — open, create, get, set, resize — with the
+ * registry, data types, chunk grids, key encodings, the codec pipeline (built-in `bytes`
+ * and `transpose`) and an in-memory store.
+ */
+export * from "./registry.js";
+export { MemoryStore } from "./memory-store.js";
+export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig } from "./nodes.js";
+export {
+  open,
+  openArray,
+  openGroup,
+  exists,
+  create,
+  createArray,
+  createGroup,
+  children,
+  walk,
+  deleteNode,
+  setAttributes,
+  updateAttributes,
+  consolidateMetadata,
+  guessChunkShape,
+  type ZarrNode,
+  type OpenOptions,
+  type CreateNodeOptions,
+  type CreateArrayOptions,
+  type ExtensionLike,
+} from "./hierarchy.js";
+export {
+  get,
+  set,
+  DEFAULT_CONCURRENCY,
+  type ArrayData,
+  type GetOptions,
+  type SetOptions,
+  type SetValue,
+  type InputArray,
+  type Progress,
+} from "./array-io.js";
+export { resize, type ResizeOptions } from "./resize.js";
+export {
+  slice,
+  mask,
+  parseSelection,
+  ELLIPSIS,
+  type Slice,
+  type Mask,
+  type DimSelection,
+  type Selection,
+} from "./selection.js";
+export { buildPipeline } from "./pipeline.js";
+export { toCanonicalJson, scalarToCanonicalJson } from "./canonical-json.js";
+export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
+export { normalizePath, validateNodeName } from "./paths.js";
+export { RegularChunkGrid, RectilinearChunkGrid, regularChunkGrid, rectilinearChunkGrid } from "./chunk-grids.js";
+export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
+export { bytesCodec } from "./codecs/bytes.js";
+export { transposeCodec } from "./codecs/transpose.js";
+export * from "./data-types/index.js";
+export * from "@zarr/spec";

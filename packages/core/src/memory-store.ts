@@ -1,0 +1,103 @@
+/** An in-memory store: a Map from keys to bytes. */
+import {
+  type ByteRange,
+  type DirListing,
+  type ListableStore,
+  type ReadableStore,
+  resolveByteRange,
+  type StoreRequestOptions,
+  throwIfAborted,
+  validateKey,
+  validatePrefix,
+  type WritableStore,
+} from "@zarr/spec";
+
+/**
+ * A store held in memory. Values are copied on `set`; `get` returns the stored bytes
+ * themselves, so treat them as read-only.
+ *
+ * @example
+ * ```ts
+ * const store = new MemoryStore();
+ * const arr = await createArray(store, "x", { shape: [4], dataType: "int32" });
+ * await set(arr, null, new Int32Array([1, 2, 3, 4]));
+ * store.keys(); // ["zarr.json", "x/zarr.json", "x/c/0"]
+ * ```
+ */
+export class MemoryStore implements ReadableStore, WritableStore, ListableStore {
+  /** The stored values. */
+  readonly map: Map<string, Uint8Array>;
+
+  constructor(entries?: Iterable<[string, Uint8Array]>) {
+    this.map = new Map(entries);
+  }
+
+  /** Every key, sorted. */
+  keys(): string[] {
+    return [...this.map.keys()].sort();
+  }
+
+  async get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
+    throwIfAborted(options?.signal);
+    validateKey(key);
+    return this.map.get(key);
+  }
+
+  async getRange(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
+    throwIfAborted(options?.signal);
+    validateKey(key);
+    const value = this.map.get(key);
+    if (value === undefined) return undefined;
+    const [start, end] = resolveByteRange(range, value.length);
+    return value.subarray(start, end);
+  }
+
+  async getSize(key: string, options?: StoreRequestOptions): Promise<number | undefined> {
+    throwIfAborted(options?.signal);
+    validateKey(key);
+    return this.map.get(key)?.length;
+  }
+
+  async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
+    throwIfAborted(options?.signal);
+    validateKey(key);
+    this.map.set(key, value.slice());
+  }
+
+  async delete(key: string, options?: StoreRequestOptions): Promise<void> {
+    throwIfAborted(options?.signal);
+    validateKey(key);
+    this.map.delete(key);
+  }
+
+  async deletePrefix(prefix: string, options?: StoreRequestOptions): Promise<void> {
+    throwIfAborted(options?.signal);
+    validatePrefix(prefix);
+    for (const k of [...this.map.keys()]) if (k.startsWith(prefix)) this.map.delete(k);
+  }
+
+  async *list(options?: StoreRequestOptions): AsyncIterable<string> {
+    throwIfAborted(options?.signal);
+    yield* [...this.map.keys()];
+  }
+
+  async *listPrefix(prefix: string, options?: StoreRequestOptions): AsyncIterable<string> {
+    throwIfAborted(options?.signal);
+    for (const k of [...this.map.keys()]) if (k.startsWith(prefix)) yield k;
+  }
+
+  async listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing> {
+    throwIfAborted(options?.signal);
+    validatePrefix(prefix);
+    const keys = new Set<string>();
+    const prefixes = new Set<string>();
+    for (const k of this.map.keys()) {
+      if (!k.startsWith(prefix)) continue;
+      const rest = k.slice(prefix.length);
+      const slash = rest.indexOf("/");
+      if (slash < 0) keys.add(rest);
+      else prefixes.add(rest.slice(0, slash));
+    }
+    return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
+  }
+}

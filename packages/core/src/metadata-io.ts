@@ -1,0 +1,46 @@
+/** Reading and writing `zarr.json` documents. */
+import {
+  asZarrError,
+  isWritable,
+  jsonToBytes,
+  type NodeMetadata,
+  nodeMetadataToJson,
+  parseJsonBytes,
+  parseNodeMetadata,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
+import { metadataKey } from "./paths.js";
+
+/** Reads and parses the `zarr.json` of the node at `path`; `undefined` when there is none. */
+export async function readNodeMetadata(
+  store: Store,
+  path: string,
+  signal?: AbortSignal,
+): Promise<NodeMetadata | undefined> {
+  const key = metadataKey(path);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await store.get(key, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+  if (bytes === undefined) return undefined;
+  return parseNodeMetadata(parseJsonBytes(bytes, key), { key });
+}
+
+/** Writes the `zarr.json` of the node at `path`. */
+export async function writeNodeMetadata(
+  store: Store,
+  path: string,
+  metadata: NodeMetadata,
+  signal?: AbortSignal,
+): Promise<void> {
+  const key = metadataKey(path);
+  if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot write "${key}": the store is not writable`, { key });
+  try {
+    await store.set(key, jsonToBytes(nodeMetadataToJson(metadata)), { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The two node types. Both are plain values: a store, a path and resolved metadata.
+ * Functions (`get`, `set`, `children`, ...) operate on them.
+ */
+import {
+  type ArrayMetadata,
+  type Attributes,
+  type ChunkGrid,
+  type ChunkKeyEncoding,
+  type ChunkSpec,
+  type CodecPipeline,
+  type DataType,
+  type GroupMetadata,
+  MetadataError,
+  type NodeMetadata,
+  type Scalar,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
+import { metadataKey, nodePrefix } from "./paths.js";
+import { buildPipeline } from "./pipeline.js";
+import { defaultRegistry, type Registry } from "./registry.js";
+
+/** Options shared by functions that open or create nodes. */
+export interface NodeOptions {
+  /** Where codecs, data types, grids and key encodings are looked up (default: `defaultRegistry`). */
+  registry?: Registry;
+}
+
+/** Per-array behaviour that is not part of the metadata. */
+export interface ArrayConfig {
+  /** Write chunks whose elements all equal the fill value (default false: such chunks are deleted). */
+  writeEmptyChunks: boolean;
+}
+
+/** A group node. */
+export class ZarrGroup {
+  readonly kind = "group" as const;
+  /** Zarr format of the node (3). */
+  readonly zarrFormat: 2 | 3;
+  constructor(
+    readonly store: Store,
+    readonly path: string,
+    readonly metadata: GroupMetadata,
+    readonly registry: Registry,
+    /** Descendants' metadata by path relative to this group, when consolidated metadata was found. */
+    readonly consolidated: ReadonlyMap<string, NodeMetadata> | undefined,
+    /** True for a group without a `zarr.json` that exists only because it has children. */
+    readonly implicit = false,
+    zarrFormat: 2 | 3 = 3,
+  ) {
+    this.zarrFormat = zarrFormat;
+  }
+  /** The node's name (last path segment; `""` for the root). */
+  get name(): string {
+    return this.path.slice(this.path.lastIndexOf("/") + 1);
+  }
+  /** User attributes. */
+  get attributes(): Attributes {
+    return this.metadata.attributes;
+  }
+}
+
+/** An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs. */
+export class ZarrArray {
+  readonly kind = "array" as const;
+  readonly shape: readonly number[];
+  private readonly prefix: string;
+  constructor(
+    readonly store: Store,
+    readonly path: string,
+    readonly metadata: ArrayMetadata,
+    readonly registry: Registry,
+    readonly dataType: DataType,
+    readonly fillValue: Scalar,
+    readonly chunkGrid: ChunkGrid,
+    readonly chunkKeyEncoding: ChunkKeyEncoding,
+    readonly codecs: CodecPipeline,
+    readonly config: ArrayConfig,
+    readonly zarrFormat: 2 | 3 = 3,
+  ) {
+    this.shape = metadata.shape;
+    this.prefix = nodePrefix(path);
+  }
+  /** The node's name (last path segment; `""` for the root). */
+  get name(): string {
+    return this.path.slice(this.path.lastIndexOf("/") + 1);
+  }
+  /** Number of dimensions. */
+  get ndim(): number {
+    return this.shape.length;
+  }
+  /** User attributes. */
+  get attributes(): Attributes {
+    return this.metadata.attributes;
+  }
+  /** Dimension names, when the metadata has them. */
+  get dimensionNames(): readonly (string | null)[] | undefined {
+    return this.metadata.dimension_names;
+  }
+  /** The chunk shape of a regular grid (undefined for other grids). */
+  get chunkShape(): readonly number[] | undefined {
+    const cs = this.metadata.chunk_grid.configuration.chunk_shape;
+    return this.metadata.chunk_grid.name === "regular" && Array.isArray(cs) ? (cs as number[]) : undefined;
+  }
+  /** Store key of the chunk at grid coordinates `coords`. */
+  chunkKey(coords: readonly number[]): string {
+    return this.prefix + this.chunkKeyEncoding.encode(coords);
+  }
+  /** The representation of the chunk at `coords` entering the codec chain. */
+  chunkSpec(coords: readonly number[]): ChunkSpec {
+    return { shape: this.chunkGrid.chunkShape(coords), dataType: this.dataType, fillValue: this.fillValue };
+  }
+}
+
+/** Re-throws a key-less MetadataError with the document's key. */
+export function withMetadataKey<T>(key: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof MetadataError && error.key === undefined) {
+      throw new MetadataError(error.path, error.problem, { key, cause: error });
+    }
+    throw error;
+  }
+}
+
+async function withMetadataKeyAsync<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof MetadataError && error.key === undefined) {
+      throw new MetadataError(error.path, error.problem, { key, cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Resolves parsed array metadata into a {@link ZarrArray}: looks up the data type, grid,
+ * key encoding and codecs in the registry and validates them against each other.
+ */
+export async function resolveArray(
+  store: Store,
+  path: string,
+  metadata: ArrayMetadata,
+  options: NodeOptions & Partial<ArrayConfig> & { zarrFormat?: 2 | 3; documentKey?: string } = {},
+): Promise<ZarrArray> {
+  const registry = options.registry ?? defaultRegistry;
+  const key = options.documentKey ?? metadataKey(path);
+  return withMetadataKeyAsync(key, async () => {
+    for (const [i, t] of metadata.storage_transformers.entries()) {
+      if (t.must_understand !== false) {
+        throw new ZarrError(
+          "UNSUPPORTED",
+          `Storage transformer "${t.name}" (at $.storage_transformers[${i}] in "${key}") is not supported`,
+          { key },
+        );
+      }
+    }
+    const dtDef = metadata.data_type;
+    const dtEntry = await registry.dataType(dtDef.name, { key, path: ["data_type"] });
+    const dataType = dtEntry.fromConfig(dtDef.name, dtDef.configuration, ["data_type"]);
+    const fillValue = dataType.parseFillValue(metadata.fill_value, ["fill_value"]);
+    const gridEntry = await registry.chunkGrid(metadata.chunk_grid.name, { key, path: ["chunk_grid"] });
+    const chunkGrid = gridEntry.fromConfig(metadata.chunk_grid.configuration, metadata.shape, ["chunk_grid"]);
+    const kenc = metadata.chunk_key_encoding;
+    const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
+    const chunkKeyEncoding = kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]);
+    const firstChunk = chunkGrid.chunkShape(metadata.shape.map(() => 0));
+    const codecs = await buildPipeline(metadata.codecs, { shape: firstChunk, dataType, fillValue }, registry, {
+      key,
+      path: ["codecs"],
+    });
+    return new ZarrArray(
+      store,
+      path,
+      metadata,
+      registry,
+      dataType,
+      fillValue,
+      chunkGrid,
+      chunkKeyEncoding,
+      codecs,
+      { writeEmptyChunks: options.writeEmptyChunks ?? false },
+      options.zarrFormat ?? 3,
+    );
+  });
+}

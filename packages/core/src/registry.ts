@@ -1,0 +1,229 @@
+/**
+ * The registry: every extension point (codecs, data types, chunk grids, chunk key
+ * encodings) resolved by name. A registry is a value; `defaultRegistry` is one shared
+ * instance for convenience. Entries may be lazy so bundlers split rarely used code out.
+ */
+import {
+  type ChunkGridEntry,
+  type ChunkKeyEncodingEntry,
+  type CodecEntry,
+  type DataTypeEntry,
+  type ExtensionEntry,
+  formatJsonPath,
+  type JsonPath,
+  type LazyEntry,
+  type RegistryEntry,
+  ZarrError,
+} from "@zarr/spec";
+import { builtinChunkGrids } from "./chunk-grids.js";
+import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
+import { bytesCodec } from "./codecs/bytes.js";
+import { transposeCodec } from "./codecs/transpose.js";
+import { builtinDataTypes } from "./data-types/index.js";
+
+type EntryType = ExtensionEntry["type"];
+type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
+
+/** Which package provides a name this registry does not know (for error messages). */
+const KNOWN_PROVIDERS: Record<string, string> = {
+  gzip: "@zarr/codec-gzip",
+  zlib: "@zarr/codec-gzip",
+  zstd: "@zarr/codec-zstd",
+  blosc: "@zarr/codec-blosc",
+  lz4: "@zarr/codec-lz4",
+  crc32c: "@zarr/codec-crc32c",
+  "vlen-utf8": "@zarr/codec-vlen",
+  "vlen-bytes": "@zarr/codec-vlen",
+  sharding_indexed: "@zarr/codec-sharding",
+  bz2: "@zarr/codec-bz2",
+  lzma: "@zarr/codec-lzma",
+  delta: "@zarr/codec-filters",
+  fixedscaleoffset: "@zarr/codec-filters",
+  quantize: "@zarr/codec-filters",
+  bitround: "@zarr/codec-filters",
+  packbits: "@zarr/codec-filters",
+  categorize: "@zarr/codec-filters",
+  astype: "@zarr/codec-filters",
+  shuffle: "@zarr/codec-filters",
+  adler32: "@zarr/codec-filters",
+  crc32: "@zarr/codec-filters",
+  fletcher32: "@zarr/codec-filters",
+  json2: "@zarr/codec-filters",
+  msgpack2: "@zarr/codec-filters",
+  scale_offset: "@zarr/codec-filters",
+  cast_value: "@zarr/codec-filters",
+  reshape: "@zarr/codec-filters",
+};
+
+/** The package that provides `name`, when it is one of ours. */
+export function providerOf(name: string): string | undefined {
+  const bare = name.startsWith("numcodecs.") ? name.slice("numcodecs.".length) : name;
+  return KNOWN_PROVIDERS[bare];
+}
+
+const KIND_LABEL: Record<EntryType, string> = {
+  codec: "Codec",
+  data_type: "Data type",
+  chunk_grid: "Chunk grid",
+  chunk_key_encoding: "Chunk key encoding",
+};
+
+/** Where a lookup came from, for error messages. */
+export interface LookupSite {
+  /** Store key of the metadata document. */
+  key?: string;
+  /** JSON path of the extension definition. */
+  path?: JsonPath;
+}
+
+/**
+ * A set of named extensions. Look-ups are asynchronous because lazy entries load on
+ * first use.
+ */
+export class Registry {
+  private readonly byName = new Map<string, RegistryEntry>();
+  private readonly matchers: DataTypeEntry[] = [];
+  private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
+
+  constructor(entries: Iterable<RegistryEntry> = []) {
+    for (const e of entries) this.add(e);
+  }
+
+  /**
+   * Adds entries (replacing any with the same type and name) and returns the registry.
+   *
+   * @example
+   * ```ts
+   * defaultRegistry.add(gzip, zstd);
+   * ```
+   */
+  add(...entries: RegistryEntry[]): this {
+    for (const entry of entries) {
+      for (const name of [entry.name, ...(entry.aliases ?? [])]) this.byName.set(`${entry.type}:${name}`, entry);
+      if (entry.type === "data_type" && !("lazy" in entry) && typeof entry.matches === "function") {
+        this.matchers.push(entry);
+      }
+    }
+    return this;
+  }
+
+  /** A new registry holding this one's entries plus `entries`. */
+  extend(...entries: RegistryEntry[]): Registry {
+    const next = new Registry(this.list());
+    next.add(...entries);
+    return next;
+  }
+
+  /** Every distinct entry. */
+  list(): RegistryEntry[] {
+    return [...new Set(this.byName.values()), ...this.matchers.filter((m) => !this.byName.has(`data_type:${m.name}`))];
+  }
+
+  /** True when `name` resolves (without loading it). */
+  has(type: EntryType, name: string): boolean {
+    return this.byName.has(`${type}:${name}`) || (type === "data_type" && this.matchers.some((m) => m.matches?.(name)));
+  }
+
+  /** Resolves a codec, or throws `CODEC_UNKNOWN` naming the codec and the package that provides it. */
+  codec(name: string, site: LookupSite = {}): Promise<CodecEntry> {
+    return this.resolve("codec", name, site);
+  }
+
+  /** Resolves a data type, or throws `UNSUPPORTED`. */
+  dataType(name: string, site: LookupSite = {}): Promise<DataTypeEntry> {
+    return this.resolve("data_type", name, site);
+  }
+
+  /** Resolves a chunk grid, or throws `UNSUPPORTED`. */
+  chunkGrid(name: string, site: LookupSite = {}): Promise<ChunkGridEntry> {
+    return this.resolve("chunk_grid", name, site);
+  }
+
+  /** Resolves a chunk key encoding, or throws `UNSUPPORTED`. */
+  chunkKeyEncoding(name: string, site: LookupSite = {}): Promise<ChunkKeyEncodingEntry> {
+    return this.resolve("chunk_key_encoding", name, site);
+  }
+
+  private async resolve<T extends EntryType>(type: T, name: string, site: LookupSite): Promise<EntryOf<T>> {
+    let entry = this.byName.get(`${type}:${name}`);
+    if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
+    if (entry === undefined) throw unknownEntry(type, name, site);
+    if (!("lazy" in entry)) return entry as EntryOf<T>;
+    let pending = this.loaded.get(entry);
+    if (pending === undefined) {
+      const lazy = entry as LazyEntry;
+      pending = lazy.load().then(
+        (loaded) => {
+          if (loaded.type !== lazy.type) {
+            throw new ZarrError(
+              "UNSUPPORTED",
+              `Lazy ${lazy.type} entry "${lazy.name}" loaded a ${loaded.type} entry named "${loaded.name}"`,
+            );
+          }
+          return loaded;
+        },
+        (error: unknown) => {
+          this.loaded.delete(entry as RegistryEntry);
+          throw new ZarrError(
+            "UNSUPPORTED",
+            `Could not load ${KIND_LABEL[type].toLowerCase()} "${name}"${lazy.package ? ` from ${lazy.package}` : ""}: ${(error as Error)?.message ?? error}`,
+            { cause: error },
+          );
+        },
+      );
+      this.loaded.set(entry, pending);
+    }
+    return (await pending) as EntryOf<T>;
+  }
+}
+
+function unknownEntry(type: EntryType, name: string, site: LookupSite): ZarrError {
+  const where = [
+    site.path !== undefined ? `at ${formatJsonPath(site.path)}` : undefined,
+    site.key !== undefined ? `in "${site.key}"` : undefined,
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const provider = type === "codec" ? providerOf(name) : undefined;
+  const hint =
+    provider !== undefined
+      ? ` It is provided by ${provider}: install it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all.`
+      : " No installed package provides it; a third-party package may (add its entry to the registry).";
+  return new ZarrError(
+    type === "codec" ? "CODEC_UNKNOWN" : "UNSUPPORTED",
+    `${KIND_LABEL[type]} "${name}"${where ? ` (${where})` : ""} is not registered.${hint}`,
+    { key: site.key, jsonPath: site.path ? formatJsonPath(site.path) : undefined },
+  );
+}
+
+/** The entries every registry starts with: core data types, grids, key encodings, `bytes` and `transpose`. */
+export const builtinEntries: readonly RegistryEntry[] = [
+  ...builtinDataTypes,
+  ...builtinChunkGrids,
+  ...builtinChunkKeyEncodings,
+  bytesCodec,
+  transposeCodec,
+];
+
+/**
+ * Creates a registry holding the built-in entries plus `entries`.
+ *
+ * @example
+ * ```ts
+ * import { createRegistry } from "@zarr/core";
+ * import { gzip } from "@zarr/codec-gzip";
+ * const registry = createRegistry([gzip]);
+ * const arr = await open(store, "temperature", { registry });
+ * ```
+ */
+export function createRegistry(entries: Iterable<RegistryEntry> = []): Registry {
+  const registry = new Registry(builtinEntries);
+  for (const e of entries) registry.add(e);
+  return registry;
+}
+
+/**
+ * The registry used when none is passed. Add codec packages to it once at start-up:
+ * `defaultRegistry.add(gzip, zstd)`.
+ */
+export const defaultRegistry: Registry = createRegistry();

@@ -1,0 +1,117 @@
+/** Changing an array's shape. */
+import {
+  type ArrayMetadata,
+  asZarrError,
+  fillRegion,
+  isListable,
+  isWritable,
+  mapConcurrent,
+  shapeSize,
+  cStrides,
+  copyRegion,
+  fullSelection,
+  type DimIndexer,
+  throwIfAborted,
+  ZarrError,
+} from "@zarr/spec";
+import { DEFAULT_CONCURRENCY, type Progress } from "./array-io.js";
+import { writeNodeMetadata } from "./metadata-io.js";
+import { resolveArray, type ZarrArray } from "./nodes.js";
+import { nodePrefix } from "./paths.js";
+
+/** Options of `resize`. */
+export interface ResizeOptions {
+  signal?: AbortSignal;
+  concurrency?: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * Changes an array's shape and returns the resized array (the old value keeps the old
+ * shape). Chunks entirely outside the new shape are deleted; chunks cut by the new edge
+ * have the cut-off part reset to the fill value, so growing the array again shows fill
+ * values there, never stale data.
+ *
+ * @example
+ * ```ts
+ * const bigger = await resize(arr, [arr.shape[0] * 2, arr.shape[1]]);
+ * ```
+ */
+export async function resize(array: ZarrArray, shape: readonly number[], options: ResizeOptions = {}): Promise<ZarrArray> {
+  const { store } = array;
+  throwIfAborted(options.signal);
+  if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
+  if (!Array.isArray(shape) || shape.length !== array.ndim) {
+    throw new ZarrError("INVALID_ARGUMENT", `New shape must have ${array.ndim} dimensions, got ${JSON.stringify(shape)}`);
+  }
+  for (const n of shape) {
+    if (!Number.isSafeInteger(n) || n < 0) throw new ZarrError("INVALID_ARGUMENT", `Invalid new shape ${JSON.stringify(shape)}`);
+  }
+  if (shapeSize(shape) > Number.MAX_SAFE_INTEGER) throw new ZarrError("INVALID_ARGUMENT", "New shape is too large");
+  const grid = array.chunkGrid.resize(shape);
+  const newGridShape = grid.gridShape;
+  const shrinking = shape.some((n, d) => n < array.shape[d]);
+  if (shrinking) {
+    const outside: string[] = [];
+    const cut: number[][] = [];
+    const consider = (coords: number[], key: string) => {
+      if (coords.some((c, d) => c >= newGridShape[d])) outside.push(key);
+      else if (coords.some((c, d) => grid.dims[d].start(c) + grid.dims[d].size(c) > shape[d] && shape[d] < array.shape[d])) cut.push(coords);
+    };
+    const prefix = nodePrefix(array.path);
+    if (isListable(store)) {
+      for await (const key of store.listPrefix(prefix, { signal: options.signal })) {
+        const coords = array.chunkKeyEncoding.decode(key.slice(prefix.length), array.ndim);
+        if (coords !== undefined) consider(coords, key);
+      }
+    } else {
+      // Without listing, visit every chunk position of the old grid.
+      const old = array.chunkGrid.gridShape;
+      const total = shapeSize(old);
+      const strides = cStrides(old as number[]);
+      for (let i = 0; i < total; i++) {
+        const coords = old.map((_, d) => Math.floor(i / strides[d]) % old[d]);
+        consider(coords, array.chunkKey(coords));
+      }
+    }
+    let done = 0;
+    const total = outside.length + cut.length;
+    await mapConcurrent(outside, options.concurrency ?? DEFAULT_CONCURRENCY, async (key) => {
+      await store.delete(key, { signal: options.signal });
+      options.onProgress?.({ done: ++done, total });
+    }, { signal: options.signal });
+    // Reset the part of each cut chunk that now lies outside the array.
+    await mapConcurrent(cut, options.concurrency ?? DEFAULT_CONCURRENCY, async (coords) => {
+      const key = array.chunkKey(coords);
+      const bytes = await store.get(key, { signal: options.signal });
+      if (bytes !== undefined) {
+        const spec = array.chunkSpec(coords);
+        const decoded = await array.codecs.decode(bytes, spec, { key, signal: options.signal });
+        const n = shapeSize(spec.shape);
+        const chunk = { data: array.dataType.allocate(n), shape: spec.shape, stride: cStrides(spec.shape) };
+        copyRegion(decoded, fullSelection(spec.shape), chunk, fullSelection(spec.shape), array.dataType.width);
+        // Elements at or beyond the new edge along any dimension go back to the fill value.
+        for (let d = 0; d < array.ndim; d++) {
+          const start = grid.dims[d].start(coords[d]);
+          const keep = Math.max(0, Math.min(spec.shape[d], shape[d] - start));
+          if (keep >= spec.shape[d]) continue;
+          const sel: DimIndexer[] = spec.shape.map((s, k) => (k === d ? { start: keep, step: 1, count: s - keep } : { start: 0, step: 1, count: s }));
+          fillRegion(chunk, sel, array.fillValue, array.dataType);
+        }
+        if (!array.config.writeEmptyChunks && array.dataType.allEqual(chunk.data, array.fillValue, 0, n)) {
+          await store.delete(key, { signal: options.signal });
+        } else {
+          try {
+            await store.set(key, await array.codecs.encode(chunk, spec, { key, signal: options.signal }), { signal: options.signal });
+          } catch (error) {
+            throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
+          }
+        }
+      }
+      options.onProgress?.({ done: ++done, total });
+    }, { signal: options.signal });
+  }
+  const metadata: ArrayMetadata = { ...array.metadata, shape: [...shape], chunk_grid: grid.toJSON() };
+  await writeNodeMetadata(store, array.path, metadata, options.signal);
+  return resolveArray(store, array.path, metadata, { registry: array.registry, writeEmptyChunks: array.config.writeEmptyChunks });
+}

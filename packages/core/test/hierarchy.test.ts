@@ -1,0 +1,138 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  children,
+  consolidateMetadata,
+  createArray,
+  createGroup,
+  deleteNode,
+  exists,
+  get,
+  MemoryStore,
+  open,
+  openArray,
+  openGroup,
+  resize,
+  set,
+  setAttributes,
+  updateAttributes,
+  walk,
+  type ZarrError,
+} from "../src/index.js";
+import { countingStore, FIXTURES, loadDirectory } from "./helpers.js";
+
+const decode = (b: Uint8Array | undefined) => JSON.parse(new TextDecoder().decode(b));
+const codeOf = (p: Promise<unknown>) => p.then(() => "ok", (e: ZarrError) => e.code);
+
+describe("groups and arrays", () => {
+  it("creates explicit parents and opens nodes at any path", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "a/b/c", { shape: [2], dataType: "int8" });
+    expect(store.keys()).toEqual(["a/b/c/zarr.json", "a/b/zarr.json", "a/zarr.json", "zarr.json"]);
+    expect(decode(store.map.get("a/zarr.json"))).toEqual({ zarr_format: 3, node_type: "group", attributes: {} });
+    const root = await openGroup(store);
+    expect(root.path).toBe("");
+    const arr = await open(root, "a/b/c");
+    expect(arr.kind).toBe("array");
+    expect(arr.path).toBe("a/b/c");
+    expect(arr.name).toBe("c");
+    expect(await exists(store, "a/b")).toBe(true);
+    expect(await exists(store, "a/x")).toBe(false);
+  });
+
+  it("refuses bad names, existing nodes and nodes inside arrays", async () => {
+    const store = new MemoryStore();
+    await createGroup(store, "g");
+    expect(await codeOf(createGroup(store, "g"))).toBe("NODE_EXISTS");
+    expect(await codeOf(createGroup(store, "__reserved"))).toBe("INVALID_ARGUMENT");
+    expect(await codeOf(createGroup(store, "a/../b"))).toBe("INVALID_ARGUMENT");
+    expect(await codeOf(createGroup(store, "..."))).toBe("INVALID_ARGUMENT");
+    await createArray(store, "arr", { shape: [1], dataType: "int8" });
+    expect(await codeOf(createGroup(store, "arr/inner"))).toBe("INVALID_ARGUMENT");
+    await createGroup(store, "g", { overwrite: true, attributes: { v: 2 } });
+    expect((await openGroup(store, "g")).attributes).toEqual({ v: 2 });
+    expect(await codeOf(open(store, "missing"))).toBe("NODE_NOT_FOUND");
+    expect(await codeOf(openArray(store, "g"))).toBe("NODE_NOT_FOUND");
+    expect(await codeOf(openGroup(store, "arr"))).toBe("NODE_NOT_FOUND");
+  });
+
+  it("lists children, walks, deletes", async () => {
+    const store = new MemoryStore();
+    await createGroup(store, "", { attributes: { title: "t" } });
+    await createArray(store, "x", { shape: [4], chunkShape: [2], dataType: "int16" });
+    await createArray(store, "g/y", { shape: [4], chunkShape: [2], dataType: "int16" });
+    await createGroup(store, "g/h");
+    const root = await openGroup(store);
+    expect((await children(root)).map((n) => `${n.kind}:${n.path}`)).toEqual(["group:g", "array:x"]);
+    const all: string[] = [];
+    for await (const n of walk(root)) all.push(n.path);
+    expect(all).toEqual(["g", "g/h", "g/y", "x"]);
+    await set(await openArray(store, "g/y"), null, 5);
+    await deleteNode(store, "g");
+    expect(store.keys()).toEqual(["x/zarr.json", "zarr.json"]);
+  });
+
+  it("reads implicit groups but writes explicit ones", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "p/q", { shape: [1], dataType: "int8" });
+    store.map.delete("p/zarr.json");
+    const p = await open(store, "p");
+    expect(p.kind).toBe("group");
+    expect(p.kind === "group" && p.implicit).toBe(true);
+    expect((await children(await openGroup(store))).map((n) => n.path)).toEqual(["p"]);
+  });
+
+  it("updates attributes", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "a", { shape: [1], dataType: "int8", attributes: { a: 1, b: 2 } });
+    const u = await updateAttributes(arr, { b: undefined, c: [1, 2] });
+    expect(u.attributes).toEqual({ a: 1, c: [1, 2] });
+    expect((await openArray(store, "a")).attributes).toEqual({ a: 1, c: [1, 2] });
+    const g = await setAttributes(await openGroup(store), { x: "y" });
+    expect(decode(store.map.get("zarr.json")).attributes).toEqual({ x: "y" });
+    expect(g.attributes).toEqual({ x: "y" });
+  });
+
+  it("consolidates metadata, and opening from it costs no more reads", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "x", { shape: [4], chunkShape: [2], dataType: "int16" });
+    await createArray(store, "g/y", { shape: [4], chunkShape: [2], dataType: "float32" });
+    await consolidateMetadata(store);
+    const doc = decode(store.map.get("zarr.json"));
+    expect(Object.keys(doc.consolidated_metadata.metadata).sort()).toEqual(["g", "g/y", "x"]);
+    const { store: counted, counts } = countingStore(store);
+    const root = await openGroup(counted);
+    const y = await open(root, "g/y");
+    const g = await openGroup(root, "g");
+    const kids = await children(g);
+    expect(y.kind).toBe("array");
+    expect(kids.map((k) => k.path)).toEqual(["g/y"]);
+    expect(counts).toEqual({ get: 1 });
+  });
+
+  it("reads the zarr-python consolidated fixture", async () => {
+    const store = loadDirectory(join(FIXTURES, "v3/data.zarr"));
+    const root = await openGroup(store, "consolidated");
+    expect(root.attributes).toEqual({ answer: 42 });
+    expect(root.consolidated?.has("nested/1d.i2")).toBe(true);
+    const names = (await children(root)).map((n) => n.name);
+    expect(names).toContain("nested");
+    const spaced = await openGroup(store, "my group with spaces");
+    expect(spaced.name).toBe("my group with spaces");
+  });
+});
+
+describe("resize", () => {
+  it("shrinks (deleting chunks and resetting cut regions) and grows", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "r", { shape: [10], chunkShape: [4], dataType: "int32", fillValue: -1 });
+    await set(arr, null, Int32Array.from({ length: 10 }, (_, i) => i));
+    const small = await resize(arr, [5]);
+    expect(small.shape).toEqual([5]);
+    expect(store.keys().filter((k) => k.startsWith("r/c/"))).toEqual(["r/c/0", "r/c/1"]);
+    const big = await resize(small, [12]);
+    expect(Array.from((await get(big)).data as Int32Array)).toEqual([0, 1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1]);
+    expect(decode(store.map.get("r/zarr.json")).shape).toEqual([12]);
+    expect(await codeOf(resize(big, [1, 2]))).toBe("INVALID_ARGUMENT");
+  });
+});

@@ -1,0 +1,12 @@
+import { join } from "node:path";
+import { expect, it } from "vitest";
+// @ts-expect-error plain JS helper shared by every package
+import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
+
+it("the README examples run", () => {
+  const outputs: string[] = runReadmeExamples(join(import.meta.dirname, ".."));
+  expect(outputs[0]).toContain("weather/temperature");
+  expect(outputs[0]).toContain("values: [ 1, 2 ]");
+  expect(outputs[1]).toContain("@zarr/codec-blosc");
+  expect(outputs[2]).toContain("Infinity");
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CodecEntry,
+  createArray,
+  createRegistry,
+  defaultRegistry,
+  get,
+  type LazyEntry,
+  MemoryStore,
+  openArray,
+  set,
+  type ZarrError,
+} from "../src/index.js";
+
+/** A toy bytes→bytes codec that XORs every byte (the third-party template shape). */
+const xorCodec: CodecEntry = {
+  type: "codec",
+  name: "example.xor",
+  codecKind: "bytes_to_bytes",
+  package: "example-xor",
+  fromConfig(configuration) {
+    const key = Number(configuration.key ?? 0x5a);
+    const apply = (b: Uint8Array) => b.map((x) => x ^ key);
+    return { kind: "bytes_to_bytes", name: "example.xor", encode: apply, decode: apply, toJSON: () => ({ name: "example.xor", configuration: { key } }) };
+  },
+};
+
+describe("registry", () => {
+  it("resolves third-party codecs, eagerly or lazily (loaded once)", async () => {
+    let loads = 0;
+    const lazy: LazyEntry = {
+      type: "codec",
+      name: "example.xor",
+      lazy: true,
+      load: async () => {
+        loads++;
+        return xorCodec;
+      },
+    };
+    for (const registry of [createRegistry([xorCodec]), createRegistry([lazy])]) {
+      const store = new MemoryStore();
+      const arr = await createArray(store, "x", {
+        shape: [3],
+        dataType: "uint8",
+        codecs: ["bytes", { name: "example.xor", configuration: { key: 1 } }],
+        registry,
+      });
+      await set(arr, null, new Uint8Array([1, 2, 3]));
+      expect(Array.from(store.map.get("x/c/0") ?? [])).toEqual([0, 3, 2]);
+      const again = await openArray(store, "x", { registry });
+      expect(Array.from((await get(again)).data as Uint8Array)).toEqual([1, 2, 3]);
+    }
+    expect(loads).toBe(1);
+  });
+
+  it("names the missing codec and the package that provides it", async () => {
+    const store = new MemoryStore();
+    const e = await createArray(store, "x", { shape: [3], dataType: "uint8", codecs: ["bytes", "zstd"] }).catch((x: ZarrError) => x);
+    expect((e as ZarrError).code).toBe("CODEC_UNKNOWN");
+    expect((e as ZarrError).message).toMatch(/Codec "zstd" \(at \$\.codecs\[1\].*\) is not registered\. It is provided by @zarr\/codec-zstd/);
+  });
+
+  it("reports a failing lazy load as UNSUPPORTED", async () => {
+    const registry = createRegistry([
+      { type: "codec", name: "broken", lazy: true, package: "broken-pkg", load: () => Promise.reject(new Error("nope")) },
+    ]);
+    const e = await registry.codec("broken").catch((x: ZarrError) => x);
+    expect((e as ZarrError).code).toBe("UNSUPPORTED");
+    expect((e as ZarrError).message).toContain("broken-pkg");
+  });
+
+  it("keeps registries separate; extend copies", () => {
+    const a = createRegistry();
+    const b = a.extend(xorCodec);
+    expect(a.has("codec", "example.xor")).toBe(false);
+    expect(b.has("codec", "example.xor")).toBe(true);
+    expect(defaultRegistry.has("codec", "bytes")).toBe(true);
+    expect(defaultRegistry.has("data_type", "r24")).toBe(true);
+  });
+
+  it("skips an unknown codec marked must_understand: false", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "x", { shape: [2], dataType: "uint8", codecs: ["bytes"] });
+    await set(arr, null, new Uint8Array([5, 6]));
+    const doc = JSON.parse(new TextDecoder().decode(store.map.get("x/zarr.json")));
+    doc.codecs.push({ name: "somebody.checksum", configuration: {}, must_understand: false });
+    await store.set("x/zarr.json", new TextEncoder().encode(JSON.stringify(doc)));
+    expect(Array.from((await get(await openArray(store, "x"))).data as Uint8Array)).toEqual([5, 6]);
+  });
+});

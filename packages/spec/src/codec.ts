@@ -1,0 +1,143 @@
+/**
+ * The codec contract. Three kinds, as in the spec: array→array (e.g. `transpose`),
+ * array→bytes (exactly one per chain, e.g. `bytes`, `sharding_indexed`) and
+ * bytes→bytes (compressors, checksums). A codec package exports a {@link CodecEntry};
+ * the registry calls its `fromConfig` once per array with the array's chunk spec.
+ */
+import type { DataType, Scalar } from "./data-type.js";
+import type { JsonPath } from "./errors.js";
+import type { ExtensionObject } from "./extension.js";
+import type { JsonObject } from "./json.js";
+import type { DimIndexer, NdArray } from "./ndarray.js";
+import type { ByteRange } from "./store.js";
+
+/** The representation of a chunk at some point of the codec chain. */
+export interface ChunkSpec {
+  /** Shape of the chunk (for a regular grid, the full chunk shape even at the array's edge). */
+  shape: number[];
+  dataType: DataType;
+  fillValue: Scalar;
+}
+
+/** Per-call context: the chunk key for error messages, and cancellation. */
+export interface CodecCallContext {
+  /** Store key of the chunk being encoded or decoded (or a description for inner chunks). */
+  key: string;
+  signal?: AbortSignal;
+}
+
+/** Array → array: transforms the array representation (shape, layout or data type). */
+export interface ArrayToArrayCodec {
+  readonly kind: "array_to_array";
+  readonly name: string;
+  /** The representation this codec produces from `spec` when encoding. */
+  encodedSpec(spec: ChunkSpec): ChunkSpec;
+  encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): NdArray | Promise<NdArray>;
+  /** Inverse of encode; `spec` is the decoded representation. */
+  decode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): NdArray | Promise<NdArray>;
+  toJSON(): ExtensionObject;
+}
+
+/**
+ * Lazily fetched bytes of one stored value, for partial decoding. `get()` without a
+ * range reads the whole value; every call resolves `undefined` when the value is missing.
+ */
+export interface ByteSource {
+  get(range?: ByteRange, signal?: AbortSignal): Promise<Uint8Array | undefined>;
+  /** True when `get` with a range reads only that range (false: ranges are sliced from the whole value). */
+  readonly rangesAreCheap: boolean;
+}
+
+/** Array → bytes: serialises an array. Exactly one per codec chain. */
+export interface ArrayToBytesCodec {
+  readonly kind: "array_to_bytes";
+  readonly name: string;
+  /** Input must be C-contiguous unless {@link acceptsStrided} is true. */
+  encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
+  decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): NdArray | Promise<NdArray>;
+  /** Encoded size in bytes for a chunk of `spec`, when fixed (needed for sharding indexes). */
+  computeEncodedSize?(spec: ChunkSpec): number | undefined;
+  /** True when `encode` accepts any strided view. */
+  readonly acceptsStrided?: boolean;
+  /**
+   * Partial decoding: reads only what `selection` (chunk-local, one indexer per
+   * dimension, positive steps) needs from `source`. Resolves the selected elements as a
+   * C-contiguous array whose shape is the selection's lengths, or `undefined` when the
+   * stored value is missing.
+   */
+  decodePartial?(
+    source: ByteSource,
+    selection: readonly DimIndexer[],
+    spec: ChunkSpec,
+    ctx: CodecCallContext,
+  ): Promise<NdArray | undefined>;
+  /** Cached state (e.g. shard indexes) a long-lived reader may drop. */
+  clearCache?(): void;
+  toJSON(): ExtensionObject;
+}
+
+/** Bytes → bytes: compression, checksums. */
+export interface BytesToBytesCodec {
+  readonly kind: "bytes_to_bytes";
+  readonly name: string;
+  encode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
+  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
+  /** Encoded size for `decodedSize` input bytes, when fixed (e.g. crc32c: +4). */
+  computeEncodedSize?(decodedSize: number): number | undefined;
+  toJSON(): ExtensionObject;
+}
+
+/** Any codec. */
+export type Codec = ArrayToArrayCodec | ArrayToBytesCodec | BytesToBytesCodec;
+/** The three codec kinds. */
+export type CodecKind = Codec["kind"];
+
+/** A resolved chain of codecs, as @zarr/core builds it. */
+export interface CodecPipeline {
+  readonly codecs: readonly Codec[];
+  /** Encodes a chunk of the pipeline's decoded representation to bytes. */
+  encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Promise<Uint8Array>;
+  /** Decodes bytes to a chunk (possibly a strided view; see {@link NdArray}). */
+  decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray>;
+  /** Encoded size for a chunk of `spec` when every codec in the chain has a fixed size. */
+  computeEncodedSize(spec: ChunkSpec): number | undefined;
+  /** Present when the chain can decode part of a stored value from byte ranges. */
+  decodePartial?: ArrayToBytesCodec["decodePartial"];
+  /** Drops cached state of every codec in the chain. */
+  clearCache(): void;
+  /** The chain as metadata. */
+  toJSON(): ExtensionObject[];
+}
+
+/** What a codec's `fromConfig` gets besides its configuration. */
+export interface CodecBuildContext {
+  /** The representation entering this codec (when encoding). */
+  spec: ChunkSpec;
+  /** JSON path of this codec's entry, for `MetadataError`s. */
+  path: JsonPath;
+  /** Builds a nested chain (used by `sharding_indexed` for its inner and index codecs). */
+  buildPipeline(codecs: readonly ExtensionObject[], spec: ChunkSpec, path: JsonPath): Promise<CodecPipeline>;
+}
+
+/**
+ * A codec as registered: its name, aliases, kind and a factory.
+ *
+ * @example
+ * ```ts
+ * export const myCodec: CodecEntry = {
+ *   type: "codec", name: "my-codec", codecKind: "bytes_to_bytes",
+ *   fromConfig: (configuration) => ({ kind: "bytes_to_bytes", name: "my-codec",
+ *     encode: (b) => b, decode: (b) => b, toJSON: () => ({ name: "my-codec", configuration }) }),
+ * };
+ * ```
+ */
+export interface CodecEntry {
+  readonly type: "codec";
+  readonly name: string;
+  /** Other names the same codec is written under (e.g. `numcodecs.zlib`). */
+  readonly aliases?: readonly string[];
+  readonly codecKind: CodecKind;
+  /** The npm package providing the codec (for error messages). */
+  readonly package?: string;
+  fromConfig(configuration: JsonObject, context: CodecBuildContext): Codec | Promise<Codec>;
+}

@@ -1,0 +1,16 @@
+/**
+ * @zarr/spec: the types of Zarr metadata documents, the contracts that stores,
+ * codecs, data types, chunk grids and chunk key encodings implement, validating
+ * parsers, and the shared error class. No I/O.
+ */
+export * from "./errors.js";
+export * from "./json.js";
+export * from "./extension.js";
+export * from "./metadata.js";
+export * from "./data-type.js";
+export * from "./ndarray.js";
+export * from "./store.js";
+export * from "./codec.js";
+export * from "./chunk-grid.js";
+export * from "./registry-entry.js";
+export * from "./concurrency.js";

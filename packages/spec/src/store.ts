@@ -1,0 +1,135 @@
+/**
+ * The store contract. A store maps string keys (`"a/b/zarr.json"`, `"a/b/c/0/1"`) to
+ * bytes. Capabilities are separate interfaces so a read-only HTTP store, a writable
+ * directory and a listable S3 bucket each implement exactly what they can.
+ */
+import { ZarrError } from "./errors.js";
+
+/**
+ * A byte range of a stored value: `{offset, length}` (length omitted = to the end) or
+ * `{suffixLength}` (the last n bytes). Ranges past the end are clamped, as HTTP does.
+ */
+export type ByteRange = { offset: number; length?: number } | { suffixLength: number };
+
+/** Options every store operation accepts. */
+export interface StoreRequestOptions {
+  signal?: AbortSignal;
+}
+
+/** Reading. `get` resolves `undefined` for a missing key; other failures reject with `STORE_FAILED`. */
+export interface ReadableStore {
+  get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
+  /** Reads part of a value; `undefined` when the key is missing. */
+  getRange?(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
+  /** Size in bytes of a stored value without reading it; `undefined` when the key is missing. */
+  getSize?(key: string, options?: StoreRequestOptions): Promise<number | undefined>;
+}
+
+/** Writing. `set` is atomic: a reader never sees half a value. */
+export interface WritableStore {
+  set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void>;
+  /** Deletes one key; deleting a missing key is not an error. */
+  delete(key: string, options?: StoreRequestOptions): Promise<void>;
+  /** Deletes every key starting with `prefix` (which ends in `/`, or is `""` for everything). */
+  deletePrefix?(prefix: string, options?: StoreRequestOptions): Promise<void>;
+}
+
+/** What `listDir` returns: names relative to the listed prefix. */
+export interface DirListing {
+  /** Keys directly under the prefix (`"zarr.json"`). */
+  keys: string[];
+  /** Child prefixes directly under the prefix, without trailing `/` (`"c"`, `"child"`). */
+  prefixes: string[];
+}
+
+/** Listing. Keys are yielded in no particular order. */
+export interface ListableStore {
+  list(options?: StoreRequestOptions): AsyncIterable<string>;
+  /** Every key starting with `prefix`. */
+  listPrefix(prefix: string, options?: StoreRequestOptions): AsyncIterable<string>;
+  /** One level under `prefix` (`""` for the root, otherwise ending in `/`). */
+  listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing>;
+}
+
+/** Any store: readable, and maybe writable and listable. */
+export type Store = ReadableStore & Partial<WritableStore> & Partial<ListableStore>;
+
+/** True when the store can write (`set` and `delete`). */
+export function isWritable(store: Store): store is ReadableStore & WritableStore & Partial<ListableStore> {
+  return typeof store.set === "function" && typeof store.delete === "function";
+}
+
+/** True when the store can list (`list`, `listPrefix`, `listDir`). */
+export function isListable(store: Store): store is ReadableStore & Partial<WritableStore> & ListableStore {
+  return (
+    typeof store.list === "function" && typeof store.listPrefix === "function" && typeof store.listDir === "function"
+  );
+}
+
+/** True when the store can read byte ranges. */
+export function supportsRanges(store: Store): store is Store & Required<Pick<ReadableStore, "getRange">> {
+  return typeof store.getRange === "function";
+}
+
+/**
+ * Checks that `key` is a valid store key: relative, `/`-separated, no empty, `.` or
+ * `..` segments, no backslashes or NUL bytes. Stores that map keys onto a file system
+ * or URL call this before touching anything; it throws `KEY_INVALID` naming the key.
+ *
+ * @example
+ * ```ts
+ * validateKey("a/b/zarr.json"); // ok
+ * validateKey("../etc/passwd"); // throws ZarrError KEY_INVALID
+ * ```
+ */
+export function validateKey(key: string, { allowEmpty = false } = {}): void {
+  const bad = (why: string): never => {
+    throw new ZarrError("KEY_INVALID", `Invalid store key ${JSON.stringify(key)}: ${why}`, { key });
+  };
+  if (typeof key !== "string") bad("not a string");
+  if (key === "") {
+    if (allowEmpty) return;
+    bad("empty");
+  }
+  if (key.includes("\0")) bad("contains a NUL byte");
+  if (key.includes("\\")) bad("contains a backslash");
+  if (key.startsWith("/")) bad("absolute (starts with /)");
+  if (/^[A-Za-z]:/.test(key)) bad("looks like a drive path");
+  for (const segment of key.split("/")) {
+    if (segment === "") bad("has an empty path segment");
+    if (segment === "." || segment === "..") bad(`has a "${segment}" path segment`);
+  }
+}
+
+/** Validates a prefix: `""` or a valid key followed by `/`. */
+export function validatePrefix(prefix: string): void {
+  if (prefix === "") return;
+  if (!prefix.endsWith("/")) {
+    throw new ZarrError("KEY_INVALID", `Invalid store prefix ${JSON.stringify(prefix)}: must be "" or end with "/"`, {
+      key: prefix,
+    });
+  }
+  validateKey(prefix.slice(0, -1));
+}
+
+/**
+ * Resolves a byte range against a value of `size` bytes, returning `[start, end)`
+ * clamped to the value. Throws `INVALID_ARGUMENT` for negative or non-integer numbers.
+ */
+export function resolveByteRange(range: ByteRange, size: number): [number, number] {
+  if ("suffixLength" in range) {
+    const n = range.suffixLength;
+    if (!Number.isSafeInteger(n) || n < 0) throw new ZarrError("INVALID_ARGUMENT", `Invalid suffix length ${n}`);
+    return [Math.max(0, size - n), size];
+  }
+  const { offset, length } = range;
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new ZarrError("INVALID_ARGUMENT", `Invalid range offset ${offset}`);
+  }
+  if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) {
+    throw new ZarrError("INVALID_ARGUMENT", `Invalid range length ${length}`);
+  }
+  const start = Math.min(offset, size);
+  const end = length === undefined ? size : Math.min(size, offset + length);
+  return [start, end];
+}

@@ -1,0 +1,293 @@
+/**
+ * `FileSystemStore`: a local directory as a Zarr store. Keys map onto relative paths
+ * (`a/b/zarr.json` → `<root>/a/b/zarr.json`), values onto file contents.
+ */
+import nodePath from "node:path";
+import {
+  asZarrError,
+  type ByteRange,
+  type DirListing,
+  type ListableStore,
+  type ReadableStore,
+  type StoreRequestOptions,
+  throwIfAborted,
+  type WritableStore,
+  ZarrError,
+} from "@zarr/spec";
+import { writeFileAtomic } from "./atomic-write.js";
+import { errorCode, isMissing, lstat, readdir, removeTree, unlink } from "./fs-calls.js";
+import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
+import { fileSize, readFileRange, readWholeFile } from "./read-file.js";
+import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
+import { listOneLevel, startDir, walkKeys } from "./walk.js";
+
+/** Options of {@link FileSystemStore}. */
+export interface FileSystemStoreOptions {
+  /** Refuse `set`, `delete` and `deletePrefix` with `STORE_READ_ONLY`. Default `false`. */
+  readOnly?: boolean;
+  /**
+   * fsync each written file before renaming it into place, and its directory after, so a
+   * completed `set` survives a power loss. Slower; default `false` (atomic, not durable).
+   */
+  durable?: boolean;
+}
+
+/**
+ * A local directory as a Zarr store: readable (with byte ranges), writable with atomic
+ * replacement, and listable.
+ *
+ * - Keys are `/`-separated relative keys checked with `validateKey`; keys or prefixes that
+ *   would leave the root (`..`, absolute, NUL, backslash, or a symbolic link inside the
+ *   root that points outside, for writes and deletes) throw `KEY_INVALID`.
+ * - `set` writes `.<name>.<random>.zarr-tmp` next to the target and renames it over the
+ *   target: readers see the old value or the new one, never a mix.
+ * - The root need not exist: reads see an empty store, the first write creates it.
+ *
+ * @example
+ * ```ts
+ * const store = new FileSystemStore("data.zarr");
+ * await store.set("zarr.json", new TextEncoder().encode('{"zarr_format":3,"node_type":"group"}'));
+ * const bytes = await store.get("zarr.json");
+ * const { keys, prefixes } = await store.listDir("");
+ * ```
+ */
+export class FileSystemStore implements ReadableStore, WritableStore, ListableStore {
+  /** Absolute path of the store's root directory. */
+  readonly root: string;
+  /** True when writes are refused. */
+  readonly readOnly: boolean;
+  /** True when writes are fsynced before they become visible. */
+  readonly durable: boolean;
+  /** The root's real path, once a write has created or found it. */
+  #realRoot: Promise<string> | undefined;
+
+  /**
+   * @param root Directory of the store (relative paths resolve against the current
+   *   working directory now, not at each call). It is created on the first write.
+   */
+  constructor(root: string, options: FileSystemStoreOptions = {}) {
+    if (typeof root !== "string" || root === "" || root.includes("\0")) {
+      throw new ZarrError("INVALID_ARGUMENT", `FileSystemStore needs a directory path, got ${JSON.stringify(root)}`);
+    }
+    this.root = nodePath.resolve(root);
+    this.readOnly = options.readOnly ?? false;
+    this.durable = options.durable ?? false;
+  }
+
+  /** Reads a whole value; `undefined` when there is no file at the key (or it is a directory). */
+  async get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    try {
+      return await readWholeFile(path, signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /**
+   * Reads part of a value with a positional read (never the whole file). Ranges are
+   * clamped like HTTP: past the end → empty array; `undefined` when the key is missing.
+   */
+  async getRange(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    try {
+      return await readFileRange(path, range, signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to read a range of key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /** Size in bytes of a value without reading it; `undefined` when the key is missing. */
+  async getSize(key: string, options?: StoreRequestOptions): Promise<number | undefined> {
+    throwIfAborted(options?.signal);
+    const path = keyToPath(this.root, key);
+    try {
+      return await fileSize(path);
+    } catch (error) {
+      throw this.#failed(error, `Failed to read the size of key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /**
+   * Writes a value atomically (temporary file + rename), creating parent directories.
+   * With `durable: true` the data is fsynced before the rename.
+   */
+  async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
+    const signal = options?.signal;
+    this.#assertWritable(key);
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    if (!(value instanceof Uint8Array)) {
+      throw new ZarrError("INVALID_ARGUMENT", `Value for key ${JSON.stringify(key)} must be a Uint8Array`, { key });
+    }
+    try {
+      const realDir = await ensureRealDir(this.root, await this.#writableRealRoot(), nodePath.dirname(path), key, () =>
+        this.#refreshRealRoot(),
+      );
+      throwIfAborted(signal);
+      await writeFileAtomic(realDir, nodePath.basename(path), value, { durable: this.durable, signal });
+    } catch (error) {
+      throw this.#failed(error, `Failed to write key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /** Deletes one key. Deleting a missing key is not an error. Empty parent directories are left behind. */
+  async delete(key: string, options?: StoreRequestOptions): Promise<void> {
+    this.#assertWritable(key);
+    throwIfAborted(options?.signal);
+    const path = keyToPath(this.root, key);
+    try {
+      const realRoot = await existingRealRoot(this.root);
+      if (realRoot === undefined) return;
+      const realDir = await existingRealDir(realRoot, nodePath.dirname(path), key);
+      if (realDir === undefined) return;
+      await unlinkKey(nodePath.join(realDir, nodePath.basename(path)));
+    } catch (error) {
+      throw this.#failed(error, `Failed to delete key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /**
+   * Deletes every key under `prefix` (`"a/b/"`: the directory `a/b` recursively; `""`:
+   * everything, keeping the root directory). Symbolic links are removed, never followed.
+   */
+  async deletePrefix(prefix: string, options?: StoreRequestOptions): Promise<void> {
+    this.#assertWritable(prefix);
+    throwIfAborted(options?.signal);
+    const path = prefixToPath(this.root, prefix);
+    try {
+      const realRoot = await existingRealRoot(this.root);
+      if (realRoot === undefined) return;
+      if (prefix === "") {
+        await emptyDirectory(realRoot, options?.signal);
+        return;
+      }
+      const realDir = await existingRealDir(realRoot, nodePath.dirname(path), prefix);
+      if (realDir === undefined) return;
+      await removeDirectoryEntry(nodePath.join(realDir, nodePath.basename(path)));
+    } catch (error) {
+      throw this.#failed(error, `Failed to delete prefix ${JSON.stringify(prefix)}`, prefix);
+    }
+  }
+
+  /** Every key in the store, depth first in name order. Temporary files are skipped. */
+  list(options?: StoreRequestOptions): AsyncIterable<string> {
+    return this.listPrefix("", options);
+  }
+
+  /**
+   * Every key starting with the string `prefix`, which need not end in `/`: `"a/b"`
+   * yields `a/b/x` and `a/bc`.
+   */
+  async *listPrefix(prefix: string, options?: StoreRequestOptions): AsyncIterable<string> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const [dirPrefix, namePrefix] = splitStringPrefix(prefix);
+    const dirPath = prefixToPath(this.root, dirPrefix);
+    const accept = namePrefix === "" ? undefined : (name: string) => name.startsWith(namePrefix);
+    try {
+      const start = await startDir(dirPath);
+      if (start === undefined) return;
+      yield* walkKeys(start, dirPrefix, signal, accept);
+    } catch (error) {
+      throw this.#failed(error, `Failed to list keys with prefix ${JSON.stringify(prefix)}`, prefix);
+    }
+  }
+
+  /**
+   * One level under `prefix` (`""` or ending in `/`): the keys directly in it and the
+   * child prefixes (without trailing `/`) that hold at least one key, both sorted.
+   */
+  async listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const dirPath = prefixToPath(this.root, prefix);
+    try {
+      const start = await startDir(dirPath);
+      if (start === undefined) return { keys: [], prefixes: [] };
+      return await listOneLevel(start, signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to list prefix ${JSON.stringify(prefix)}`, prefix);
+    }
+  }
+
+  #assertWritable(key: string): void {
+    if (this.readOnly) {
+      throw new ZarrError("STORE_READ_ONLY", `Cannot modify ${JSON.stringify(key)}: the store at ${this.root} is read-only`, {
+        key,
+      });
+    }
+  }
+
+  /** The root's real path for writing: created on the first write, then cached. */
+  #writableRealRoot(): Promise<string> {
+    this.#realRoot ??= this.#refreshRealRoot();
+    return this.#realRoot;
+  }
+
+  #refreshRealRoot(): Promise<string> {
+    const fresh = createRealRoot(this.root);
+    this.#realRoot = fresh;
+    // A failed attempt (e.g. permissions) must not be cached.
+    fresh.catch(() => {
+      if (this.#realRoot === fresh) this.#realRoot = undefined;
+    });
+    return fresh;
+  }
+
+  /** Wraps a failure: ZarrErrors pass through, an abort becomes `ABORTED`, the rest `STORE_FAILED`. */
+  #failed(error: unknown, message: string, key: string): ZarrError {
+    if (error instanceof ZarrError) return error;
+    if (errorCode(error) === "ABORT_ERR") {
+      return new ZarrError("ABORTED", "The operation was aborted", { key, cause: error });
+    }
+    return asZarrError(error, "STORE_FAILED", `${message} in ${this.root}`, key);
+  }
+}
+
+/** Unlinks a file; a missing entry or a directory (not a key) is left alone. */
+async function unlinkKey(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if (isMissing(error) || errorCode(error) === "EISDIR") return;
+    // macOS and Windows report unlinking a directory as EPERM: check what is there.
+    if (errorCode(error) === "EPERM" && (await lstat(path).catch(() => undefined))?.isDirectory()) return;
+    throw error;
+  }
+}
+
+/**
+ * Removes what a prefix names: a directory recursively, or a symbolic link (the link
+ * itself). A file at that path is a key without the trailing `/` and is kept.
+ */
+async function removeDirectoryEntry(path: string): Promise<void> {
+  let stats: Awaited<ReturnType<typeof lstat>>;
+  try {
+    stats = await lstat(path);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  // rm -r removes a link itself and never descends through one.
+  if (stats.isSymbolicLink() || stats.isDirectory()) await removeTree(path);
+}
+
+/** Removes everything inside `dir` but not `dir` itself. */
+async function emptyDirectory(dir: string, signal: AbortSignal | undefined): Promise<void> {
+  let entries: Awaited<ReturnType<typeof readdir>>;
+  try {
+    entries = await readdir(dir);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    throwIfAborted(signal);
+    await removeTree(nodePath.join(dir, entry.name));
+  }
+}

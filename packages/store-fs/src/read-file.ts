@@ -1,0 +1,101 @@
+/**
+ * Reading stored values: whole files (the hot path of chunk reads), byte ranges through
+ * positional reads, and sizes. Each resolves `undefined` when there is no regular file at
+ * the path; other failures reject with the fs error for the caller to wrap.
+ */
+import { type ByteRange, resolveByteRange, throwIfAborted } from "@zarr/spec";
+import { allocExact, closeQuietly, errorCode, fstat, isMissing, open, READ_FLAGS, readFully, stat } from "./fs-calls.js";
+
+/**
+ * Ranges with an explicit length up to this size are read without an `fstat` first (the
+ * read itself reports a short count at end of file). Longer ones are clamped to the file
+ * size before allocating, so an absurd length never allocates gigabytes.
+ */
+const UNCHECKED_RANGE_LIMIT = 16 * 1024 * 1024;
+
+/** "Not a regular file here": missing entries, and directories opened or read by mistake. */
+function isNotAFile(error: unknown): boolean {
+  return isMissing(error) || errorCode(error) === "EISDIR";
+}
+
+/**
+ * Opens `path` read-only, runs `body` on the descriptor and closes it. Resolves
+ * `undefined` when there is no regular file at `path`.
+ */
+async function withReadableFile<T>(path: string, body: (fd: number) => Promise<T | undefined>): Promise<T | undefined> {
+  let fd: number;
+  try {
+    fd = await open(path, READ_FLAGS);
+  } catch (error) {
+    if (isNotAFile(error)) return undefined;
+    throw error;
+  }
+  try {
+    return await body(fd);
+  } catch (error) {
+    if (isNotAFile(error)) return undefined;
+    throw error;
+  } finally {
+    // A read-only descriptor has nothing to flush: a close error cannot lose data.
+    await closeQuietly(fd);
+  }
+}
+
+/** Shrinks a buffer after a short read, copying so the result again owns its ArrayBuffer exactly. */
+function trimmed(buffer: Uint8Array, length: number): Uint8Array {
+  return length === buffer.length ? buffer : buffer.slice(0, length);
+}
+
+/**
+ * Reads a whole file with one `open`, one `fstat` and (normally) one `read` into an
+ * exact-size buffer that owns its ArrayBuffer (byteOffset 0). A directory, FIFO or other
+ * non-regular file counts as missing.
+ */
+export function readWholeFile(path: string, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+  return withReadableFile(path, async (fd) => {
+    const stats = await fstat(fd);
+    if (!stats.isFile()) return undefined;
+    throwIfAborted(signal);
+    const buffer = allocExact(stats.size);
+    // A file truncated by someone else after fstat gives a short read: keep what exists.
+    return trimmed(buffer, await readFully(fd, buffer, 0));
+  });
+}
+
+/**
+ * Reads only the bytes of `range` with a positional read, clamped to the file like an
+ * HTTP range request (past the end → empty). Suffix ranges, open-ended ranges, empty
+ * ranges and very long ranges take the size (and regular-file check) from `fstat` first.
+ */
+export function readFileRange(path: string, range: ByteRange, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+  // Validate before touching the file: bad numbers are the caller's error, not a missing key.
+  resolveByteRange(range, Number.MAX_SAFE_INTEGER);
+  return withReadableFile(path, async (fd) => {
+    let start: number;
+    let length: number;
+    if ("offset" in range && range.length !== undefined && range.length > 0 && range.length <= UNCHECKED_RANGE_LIMIT) {
+      start = range.offset;
+      length = range.length;
+    } else {
+      const stats = await fstat(fd);
+      if (!stats.isFile()) return undefined;
+      const [from, to] = resolveByteRange(range, stats.size);
+      start = from;
+      length = to - from;
+    }
+    throwIfAborted(signal);
+    const buffer = allocExact(length);
+    return trimmed(buffer, length === 0 ? 0 : await readFully(fd, buffer, start));
+  });
+}
+
+/** Size in bytes of the regular file at `path` (symlinks followed), or `undefined`. */
+export async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? stats.size : undefined;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
