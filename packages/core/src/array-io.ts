@@ -5,6 +5,9 @@
 import {
   asZarrError,
   type ByteSource,
+  type ChunkUpdate,
+  indexerLength,
+  type WritableStore,
   cStrides,
   copyRegion,
   type DataArray,
@@ -85,6 +88,14 @@ async function readKey(store: Store, key: string, signal: AbortSignal | undefine
     return await store.get(key, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+}
+
+async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await store.set(key, bytes, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
   }
 }
 
@@ -339,6 +350,24 @@ export async function set(
       const spec = array.chunkSpec(proj.coords);
       const ctx = { key, signal };
       const n = shapeSize(spec.shape);
+      if (!proj.covers && codecs.encodePartial !== undefined) {
+        // The codec (e.g. sharding) rewrites only what the update touches.
+        const [src, dst] = ascending(proj.src, proj.dst);
+        let value: ChunkUpdate["value"];
+        if (view !== undefined) {
+          const lengths = src.map(indexerLength);
+          const part: NdArray = { data: dataType.allocate(shapeSize(lengths)), shape: lengths, stride: cStrides(lengths) };
+          copyRegion(view, dst, part, fullSelection(lengths), width);
+          value = { array: part };
+        } else value = { scalar: scalar as Scalar };
+        const updated = await codecs.encodePartial(byteSource(store, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
+        throwIfAborted(signal);
+        if (updated === null) await store.delete(key, { signal });
+        else await writeKey(store, key, updated, signal);
+        done++;
+        onProgress?.({ done, total: p.total });
+        return;
+      }
       const chunk: NdArray = { data: dataType.allocate(n), shape: spec.shape, stride: cStrides(spec.shape) };
       const existing = proj.covers ? undefined : await readKey(store, key, signal);
       if (existing !== undefined) {
@@ -356,11 +385,7 @@ export async function set(
       } else {
         const bytes = await codecs.encode(chunk, spec, ctx);
         throwIfAborted(signal);
-        try {
-          await store.set(key, bytes, { signal });
-        } catch (error) {
-          throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
-        }
+        await writeKey(store, key, bytes, signal);
       }
       done++;
       onProgress?.({ done, total: p.total });

@@ -74,6 +74,10 @@ export async function buildPipeline(
       spec: current,
       path,
       buildPipeline: (inner, innerSpec, innerPath) => buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath }),
+      resolveDataType: async (name, configuration = {}) => {
+        const dt = await registry.dataType(name, { key: options.key, path });
+        return dt.fromConfig(name, configuration, path);
+      },
     };
     let codec: Codec;
     try {
@@ -110,6 +114,7 @@ function failed(error: unknown, codec: Codec, op: string, ctx: CodecCallContext)
 class Pipeline implements CodecPipeline {
   readonly codecs: readonly Codec[];
   readonly decodePartial: CodecPipeline["decodePartial"];
+  readonly encodePartial: CodecPipeline["encodePartial"];
 
   constructor(
     private readonly arrayToArray: readonly ArrayToArrayCodec[],
@@ -123,6 +128,11 @@ class Pipeline implements CodecPipeline {
     this.decodePartial =
       partial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
         ? (source, selection, spec, ctx) => partial.call(arrayToBytes, source, selection, spec, ctx)
+        : undefined;
+    const partialWrite = arrayToBytes.encodePartial;
+    this.encodePartial =
+      partialWrite !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
+        ? (source, update, spec, ctx) => partialWrite.call(arrayToBytes, source, update, spec, ctx)
         : undefined;
   }
 

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { fixturesDir } from "../../../scripts/test-env.mjs";
 import { MemoryStore } from "../src/index.js";
 
 /** Root of the shared zarr-python fixtures. */
-export const FIXTURES = join(import.meta.dirname, "../../../../shared/fixtures/zarr-python");
+export const FIXTURES = join(fixturesDir(), "zarr-python");
 
 /** Loads every file under `dir` into a MemoryStore (keys relative to `dir`). */
 export function loadDirectory(dir: string): MemoryStore {

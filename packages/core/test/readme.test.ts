@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { expect, it } from "vitest";
-// @ts-expect-error plain JS helper shared by every package
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README examples run", () => {

@@ -71,9 +71,31 @@ export interface ArrayToBytesCodec {
     spec: ChunkSpec,
     ctx: CodecCallContext,
   ): Promise<NdArray | undefined>;
+  /**
+   * Partial update: rewrites a stored value (read from `source`, possibly missing) with
+   * the elements `update.selection` (chunk-local, one indexer per dimension, positive
+   * steps) replaced by `update.value` (a C-contiguous array shaped like the selection, or
+   * a scalar), touching as little of the value as possible. Resolves the new encoded
+   * value, or `null` when every element is now the fill value (the caller deletes it).
+   */
+  encodePartial?(
+    source: ByteSource,
+    update: ChunkUpdate,
+    spec: ChunkSpec,
+    ctx: CodecCallContext,
+  ): Promise<Uint8Array | null>;
   /** Cached state (e.g. shard indexes) a long-lived reader may drop. */
   clearCache?(): void;
   toJSON(): ExtensionObject;
+}
+
+/** New values for part of a chunk (see `ArrayToBytesCodec.encodePartial`). */
+export interface ChunkUpdate {
+  selection: readonly DimIndexer[];
+  /** A C-contiguous array whose shape is the selection's lengths, or one scalar for all of them. */
+  value: { array: NdArray } | { scalar: Scalar };
+  /** Store elements equal to the fill value anyway (see `writeEmptyChunks`). */
+  writeEmpty: boolean;
 }
 
 /** Bytes → bytes: compression, checksums. */
@@ -103,6 +125,8 @@ export interface CodecPipeline {
   computeEncodedSize(spec: ChunkSpec): number | undefined;
   /** Present when the chain can decode part of a stored value from byte ranges. */
   decodePartial?: ArrayToBytesCodec["decodePartial"];
+  /** Present when the chain can update part of a stored value without re-encoding all of it. */
+  encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */
   clearCache(): void;
   /** The chain as metadata. */
@@ -117,6 +141,8 @@ export interface CodecBuildContext {
   path: JsonPath;
   /** Builds a nested chain (used by `sharding_indexed` for its inner and index codecs). */
   buildPipeline(codecs: readonly ExtensionObject[], spec: ChunkSpec, path: JsonPath): Promise<CodecPipeline>;
+  /** Resolves a data type by name (e.g. `uint64` for a shard index). */
+  resolveDataType(name: string, configuration?: JsonObject): Promise<DataType>;
 }
 
 /**

@@ -1,0 +1,102 @@
+/**
+ * The node:zlib backend. Every call is asynchronous, so zlib runs on libuv's thread pool
+ * and many chunks compress or decompress in parallel while the main thread stays free.
+ *
+ * node:zlib hands its output over in `chunkSize` pieces, one thread-pool round trip each,
+ * and concatenates them at the end. With the default 16 KiB a 1 MiB chunk takes 64 round
+ * trips and a copy, so the output size is estimated up front (for gzip from the trailer's
+ * length field) and used as `chunkSize`, bounded so that an input lying about its size
+ * cannot make us allocate more than a plausible amount before the data proves it.
+ */
+import * as nodeZlib from "node:zlib";
+import type { DeflateBackend } from "./backend.js";
+
+/** node:zlib rejects smaller chunk sizes (zlib.constants.Z_MIN_CHUNK). */
+const MIN_CHUNK = 64;
+const DEFAULT_CHUNK = 16 * 1024;
+/** The largest output buffer allocated before the data has proved it is needed. */
+const MAX_CHUNK = 16 * 1024 * 1024;
+/** Deflate cannot expand data by more than about 1032:1. */
+const MAX_DEFLATE_RATIO = 1032;
+
+type ZlibCall = (input: Uint8Array, options: nodeZlib.ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void;
+
+/** What node:zlib passes to the callback with `info: true`. */
+interface ZlibInfo {
+  buffer: Buffer;
+  engine: { bytesWritten: number };
+}
+
+function run(call: ZlibCall, input: Uint8Array, options: nodeZlib.ZlibOptions): Promise<ZlibInfo> {
+  return new Promise((resolve, reject) => {
+    call(input, { ...options, info: true }, (error, result) => {
+      if (error) reject(error);
+      else resolve(result as unknown as ZlibInfo);
+    });
+  });
+}
+
+function clampChunk(size: number): number {
+  return Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, size));
+}
+
+/** Output buffer size for compressing `n` bytes: zlib's deflateBound plus the wrapper. */
+function compressChunkSize(n: number, wrapper: number): number {
+  return clampChunk(n + (n >>> 12) + (n >>> 14) + (n >>> 25) + 13 + wrapper);
+}
+
+/**
+ * Output buffer size for decompressing gzip data. The last member's trailer holds its
+ * uncompressed length (mod 2^32): exact for the usual single member, a hint otherwise.
+ * One extra byte lets zlib finish with room to spare instead of asking for another buffer.
+ */
+function gunzipChunkSize(bytes: Uint8Array): number {
+  const n = bytes.length;
+  if (n < 18) return MIN_CHUNK;
+  const isize = (bytes[n - 4] | (bytes[n - 3] << 8) | (bytes[n - 2] << 16) | (bytes[n - 1] << 24)) >>> 0;
+  if (isize === 0 || isize > n * MAX_DEFLATE_RATIO) return clampChunk(n * 4);
+  return clampChunk(isize + 1);
+}
+
+/**
+ * A plain Uint8Array over node:zlib's result. The result is a Buffer that may start inside
+ * a shared pool or keep a much larger chunk buffer alive; copy only in those cases.
+ */
+function ownedBytes(buffer: Buffer): Uint8Array {
+  const { byteOffset, byteLength } = buffer;
+  const slack = buffer.buffer.byteLength - byteLength;
+  if (byteOffset === 0 && slack <= Math.max(64, byteLength >>> 4)) {
+    return new Uint8Array(buffer.buffer, 0, byteLength);
+  }
+  return new Uint8Array(buffer);
+}
+
+async function decompressGzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const parts: Buffer[] = [];
+  let rest = bytes;
+  for (;;) {
+    const { buffer, engine } = await run(nodeZlib.gunzip, rest, { chunkSize: gunzipChunkSize(rest) });
+    parts.push(buffer);
+    // node:zlib stops at a zero byte after a member, taking it as padding, and ignores
+    // everything after it. Python's gzip skips the zeros and reads on; do the same.
+    let pos = engine.bytesWritten;
+    if (pos <= 0) throw new Error("node:zlib consumed no input");
+    while (pos < rest.length && rest[pos] === 0) pos++;
+    if (pos >= rest.length) break;
+    rest = rest.subarray(pos);
+  }
+  return ownedBytes(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+}
+
+/** The node:zlib backend. */
+export const backend: DeflateBackend = {
+  name: "node:zlib",
+  compressGzip: async (bytes, level) =>
+    ownedBytes((await run(nodeZlib.gzip, bytes, { level, chunkSize: compressChunkSize(bytes.length, 18) })).buffer),
+  decompressGzip,
+  compressZlib: async (bytes, level) =>
+    ownedBytes((await run(nodeZlib.deflate, bytes, { level, chunkSize: compressChunkSize(bytes.length, 6) })).buffer),
+  // zlib streams carry no size: guess a ratio of 8, typical of compressible chunks.
+  decompressZlib: async (bytes) =>
+    ownedBytes((await run(nodeZlib.inflate, bytes, { chunkSize: clampChunk(Math.max(DEFAULT_CHUNK, bytes.length * 8)) })).buffer),
+};

@@ -1,0 +1,18 @@
+/**
+ * The interface both compression backends implement: node:zlib in Node
+ * (`backend.node.ts`), fflate everywhere else (`backend.browser.ts`). `index.ts` picks one
+ * through the package's `#backend` subpath import. Backends throw plain errors; the codec
+ * turns them into `ZarrError`s that name the chunk.
+ */
+export interface DeflateBackend {
+  /** Which implementation this is: `"node:zlib"` or `"fflate"`. */
+  readonly name: string;
+  /** One gzip member (RFC 1952) holding `bytes`. `level` is 0–9, or -1 for zlib's default (6). */
+  compressGzip(bytes: Uint8Array, level: number): Uint8Array | Promise<Uint8Array>;
+  /** The concatenated contents of every gzip member in `bytes` (trailing zero padding allowed). */
+  decompressGzip(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** A zlib stream (RFC 1950) holding `bytes`. */
+  compressZlib(bytes: Uint8Array, level: number): Uint8Array | Promise<Uint8Array>;
+  /** The contents of the zlib stream in `bytes`. */
+  decompressZlib(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+}

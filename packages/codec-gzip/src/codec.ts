@@ -1,0 +1,113 @@
+/**
+ * The gzip and zlib codecs over a {@link DeflateBackend}. `index.ts` builds the exported
+ * entries with the backend the runtime selects; tests build them with either backend.
+ */
+import {
+  type BytesToBytesCodec,
+  type CodecCallContext,
+  type CodecEntry,
+  type ExtensionObject,
+  throwIfAborted,
+  ZarrError,
+} from "@zarr/spec";
+import type { DeflateBackend } from "./backend.js";
+import { parseLevel } from "./configuration.js";
+
+const PACKAGE = "@zarr/codec-gzip";
+
+type Transform = (bytes: Uint8Array, level: number) => Uint8Array | Promise<Uint8Array>;
+
+/** A gzip or zlib codec with a fixed level. */
+class DeflateCodec implements BytesToBytesCodec {
+  readonly kind = "bytes_to_bytes" as const;
+
+  constructor(
+    readonly name: "gzip" | "zlib",
+    /** The name written to metadata. */
+    private readonly jsonName: string,
+    readonly level: number,
+    private readonly compress: Transform,
+    private readonly decompress: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array>,
+  ) {}
+
+  async encode(bytes: Uint8Array, ctx: CodecCallContext): Promise<Uint8Array> {
+    throwIfAborted(ctx.signal);
+    try {
+      return await this.compress(bytes, this.level);
+    } catch (error) {
+      throw this.failure("encode", error, ctx.key);
+    }
+  }
+
+  async decode(bytes: Uint8Array, ctx: CodecCallContext): Promise<Uint8Array> {
+    throwIfAborted(ctx.signal);
+    try {
+      return await this.decompress(bytes);
+    } catch (error) {
+      throw this.failure("decode", error, ctx.key);
+    }
+  }
+
+  /** Compressed sizes depend on the data. */
+  computeEncodedSize(): undefined {
+    return undefined;
+  }
+
+  toJSON(): ExtensionObject {
+    return { name: this.jsonName, configuration: { level: this.level } };
+  }
+
+  private failure(action: string, error: unknown, key: string): ZarrError {
+    const detail = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown } | null)?.code;
+    const suffix = typeof code === "string" ? ` (${code})` : "";
+    return new ZarrError("CODEC_FAILED", `${this.name}: cannot ${action} chunk "${key}": ${detail}${suffix}`, {
+      key,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The `gzip` entry (alias `numcodecs.gzip`) over `backend`. Written to metadata as
+ * `gzip`, the Zarr v3 core name every implementation reads.
+ */
+export function createGzipEntry(backend: DeflateBackend): CodecEntry {
+  return {
+    type: "codec",
+    name: "gzip",
+    aliases: ["numcodecs.gzip"],
+    codecKind: "bytes_to_bytes",
+    package: PACKAGE,
+    fromConfig: (configuration, context) =>
+      new DeflateCodec(
+        "gzip",
+        "gzip",
+        parseLevel(configuration, context.path, "gzip", 5),
+        backend.compressGzip,
+        backend.decompressGzip,
+      ),
+  };
+}
+
+/**
+ * The `zlib` entry (alias `numcodecs.zlib`) over `backend`. Written to metadata as
+ * `numcodecs.zlib`: Zarr v3 has no core zlib codec and that is the name zarr-python 3 reads.
+ */
+export function createZlibEntry(backend: DeflateBackend): CodecEntry {
+  return {
+    type: "codec",
+    name: "zlib",
+    aliases: ["numcodecs.zlib"],
+    codecKind: "bytes_to_bytes",
+    package: PACKAGE,
+    fromConfig: (configuration, context) =>
+      new DeflateCodec(
+        "zlib",
+        "numcodecs.zlib",
+        parseLevel(configuration, context.path, "zlib", 1),
+        backend.compressZlib,
+        backend.decompressZlib,
+      ),
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * @zarr/codec-gzip: the `gzip` (RFC 1952) and `zlib` (RFC 1950) bytes→bytes codecs.
+ * In Node they run on node:zlib asynchronously (libuv's thread pool); elsewhere on fflate.
+ * The choice is made by the package's `#backend` subpath import ("node" condition).
+ */
+import { backend } from "#backend";
+import type { CodecEntry } from "@zarr/spec";
+import { createGzipEntry, createZlibEntry } from "./codec.js";
+
+export type { DeflateConfiguration } from "./configuration.js";
+
+/**
+ * The `gzip` codec entry (alias `numcodecs.gzip`), configuration `{level: 0–9}`.
+ *
+ * @example
+ * ```ts
+ * const registry = createRegistry([gzip]);
+ * ```
+ */
+export const gzip: CodecEntry = createGzipEntry(backend);
+
+/** The `zlib` codec entry (alias `numcodecs.zlib`), configuration `{level: 0–9}`. */
+export const zlib: CodecEntry = createZlibEntry(backend);
+
+/** The implementation in use: `"node:zlib"` in Node, `"fflate"` elsewhere. */
+export const backendName: string = backend.name;

@@ -1,0 +1,12 @@
+/** Where the shared test fixtures live ($ZARR_FIXTURES, else ../shared/fixtures). */
+export function fixturesDir(): string;
+/** True when /usr/bin/python3 with numpy, zarr 2.x and numcodecs is available. */
+export function havePythonZarr(): boolean;
+/** True when GDAL's command-line tools are available. */
+export function haveGdal(): boolean;
+/** Skip only when the peer is missing and this is not CI. */
+export function skipWithout(available: boolean, what: string): boolean;
+/** Skips the running test when the peer is missing outside CI. */
+export function requirePeer(available: boolean, what: string): void;
+/** `requirePeer` for Debian's python3 with numpy, zarr 2.x and numcodecs. */
+export function requirePythonZarr(): void;
