@@ -25,6 +25,7 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
+import { canReadDirect, scatterRanges } from "./direct-read.js";
 import { type ChunkProjection, chunkProjections, countChunks, projectDimension } from "./indexer.js";
 import type { ZarrArray } from "./nodes.js";
 import { type ResolvedDim, resolvedLength, resolveSelection, type Selection } from "./selection.js";
@@ -88,6 +89,15 @@ async function readKey(store: Store, key: string, signal: AbortSignal | undefine
     return await store.get(key, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+}
+
+async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
+  array.codecs.invalidate(key);
+  try {
+    await (array.store as WritableStore).delete(key, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not delete "${key}"`, key);
   }
 }
 
@@ -164,6 +174,8 @@ export async function get(
   };
   const fillIsZero = isZeroFill(dataType, fillValue);
   const partial = codecs.decodePartial;
+  const direct = canReadDirect(array) && ArrayBuffer.isView(out.data);
+  const itemBytes = dataType.byteSize ?? 0;
   let done = 0;
   await mapConcurrent(
     p.projections(),
@@ -180,6 +192,8 @@ export async function get(
         } else {
           copyRegion(part, fullSelection(part.shape), out, dst, width);
         }
+      } else if (direct && (await readDirect(array, proj, spec.shape, out, itemBytes, fillIsZero, signal))) {
+        // done: the chunk's bytes went straight into the result
       } else {
         const bytes = await readKey(store, key, signal);
         throwIfAborted(signal);
@@ -196,6 +210,35 @@ export async function get(
     { signal },
   );
   return { data: out.data, shape: p.outShape, stride: cStrides(p.outShape), dataType };
+}
+
+/**
+ * Tries the scatter-read path for one chunk; false when it does not apply or the stored
+ * value has an unexpected size (the normal path then reads it and reports the problem).
+ */
+async function readDirect(
+  array: ZarrArray,
+  proj: ChunkProjection,
+  chunkShape: number[],
+  out: NdArray,
+  itemBytes: number,
+  fillIsZero: boolean,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const ranges = scatterRanges(chunkShape, proj.src, out, proj.dst, itemBytes);
+  if (ranges === undefined) return false;
+  const key = array.chunkKey(proj.coords);
+  let size: number | undefined;
+  try {
+    size = await (array.store.readInto as NonNullable<Store["readInto"]>)(key, ranges, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+  if (size === undefined) {
+    if (!fillIsZero) fillRegion(out, proj.dst, array.fillValue, array.dataType);
+    return true;
+  }
+  return size === shapeSize(chunkShape) * itemBytes;
 }
 
 /** A value for `set`: a scalar, a flat array in C order, or an N-dimensional array to broadcast. */
@@ -362,7 +405,7 @@ export async function set(
         } else value = { scalar: scalar as Scalar };
         const updated = await codecs.encodePartial(byteSource(store, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
         throwIfAborted(signal);
-        if (updated === null) await store.delete(key, { signal });
+        if (updated === null) await deleteKey(array, key, signal);
         else await writeKey(store, key, updated, signal);
         done++;
         onProgress?.({ done, total: p.total });
@@ -381,7 +424,7 @@ export async function set(
       else fillRegion(chunk, proj.src, scalar as Scalar, dataType);
       throwIfAborted(signal);
       if (!writeEmpty && dataType.allEqual(chunk.data, fillValue, 0, n)) {
-        if (existing !== undefined || proj.covers) await store.delete(key, { signal });
+        if (existing !== undefined || proj.covers) await deleteKey(array, key, signal);
       } else {
         const bytes = await codecs.encode(chunk, spec, ctx);
         throwIfAborted(signal);

@@ -4,6 +4,7 @@ import {
   type DirListing,
   type ListableStore,
   type ReadableStore,
+  type ReadIntoRange,
   resolveByteRange,
   type StoreRequestOptions,
   throwIfAborted,
@@ -50,6 +51,18 @@ export class MemoryStore implements ReadableStore, WritableStore, ListableStore 
     if (value === undefined) return undefined;
     const [start, end] = resolveByteRange(range, value.length);
     return value.subarray(start, end);
+  }
+
+  async readInto(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined> {
+    throwIfAborted(options?.signal);
+    validateKey(key);
+    const value = this.map.get(key);
+    if (value === undefined) return undefined;
+    for (const { offset, target } of ranges) {
+      if (offset + target.length > value.length) return value.length;
+    }
+    for (const { offset, target } of ranges) target.set(value.subarray(offset, offset + target.length));
+    return value.length;
   }
 
   async getSize(key: string, options?: StoreRequestOptions): Promise<number | undefined> {

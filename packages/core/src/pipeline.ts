@@ -127,12 +127,24 @@ class Pipeline implements CodecPipeline {
     const partial = arrayToBytes.decodePartial;
     this.decodePartial =
       partial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
-        ? (source, selection, spec, ctx) => partial.call(arrayToBytes, source, selection, spec, ctx)
+        ? async (source, selection, spec, ctx) => {
+            try {
+              return await partial.call(arrayToBytes, source, selection, spec, ctx);
+            } catch (error) {
+              throw failed(error, arrayToBytes, "decode", ctx);
+            }
+          }
         : undefined;
     const partialWrite = arrayToBytes.encodePartial;
     this.encodePartial =
       partialWrite !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
-        ? (source, update, spec, ctx) => partialWrite.call(arrayToBytes, source, update, spec, ctx)
+        ? async (source, update, spec, ctx) => {
+            try {
+              return await partialWrite.call(arrayToBytes, source, update, spec, ctx);
+            } catch (error) {
+              throw failed(error, arrayToBytes, "encode", ctx);
+            }
+          }
         : undefined;
   }
 
@@ -213,6 +225,10 @@ class Pipeline implements CodecPipeline {
 
   clearCache(): void {
     this.arrayToBytes.clearCache?.();
+  }
+
+  invalidate(key: string): void {
+    this.arrayToBytes.invalidate?.(key);
   }
 
   toJSON(): ExtensionObject[] {

@@ -77,6 +77,7 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
     let done = 0;
     const total = outside.length + cut.length;
     await mapConcurrent(outside, options.concurrency ?? DEFAULT_CONCURRENCY, async (key) => {
+      array.codecs.invalidate(key);
       await store.delete(key, { signal: options.signal });
       options.onProgress?.({ done: ++done, total });
     }, { signal: options.signal });
@@ -99,6 +100,7 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
           fillRegion(chunk, sel, array.fillValue, array.dataType);
         }
         if (!array.config.writeEmptyChunks && array.dataType.allEqual(chunk.data, array.fillValue, 0, n)) {
+          array.codecs.invalidate(key);
           await store.delete(key, { signal: options.signal });
         } else {
           try {

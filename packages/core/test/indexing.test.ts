@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   createArray,
+  openArray,
   type DimSelection,
   get,
   MemoryStore,
@@ -235,5 +236,45 @@ describe("set", () => {
     controller.abort();
     const err = await get(arr, null, { signal: controller.signal }).catch((e: ZarrError) => e);
     expect((err as ZarrError).code).toBe("ABORTED");
+  });
+});
+
+describe("scatter reads straight into the result", () => {
+  it("give the same values as decoding, for random selections", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "s", { shape: [40, 300], chunkShape: [7, 128], dataType: "float64", fillValue: -1 });
+    const values = Float64Array.from({ length: 40 * 300 }, (_, i) => i * 0.5);
+    await set(arr, [slice(0, 35)], { data: values.subarray(0, 35 * 300), shape: [35, 300] });
+    let scatterCalls = 0;
+    const counting = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === "readInto") {
+          return (...args: Parameters<MemoryStore["readInto"]>) => {
+            scatterCalls++;
+            return target.readInto(...args);
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const plain = { get: store.get.bind(store) };
+    const direct = await openArray(counting, "s");
+    const decoded = await openArray(plain, "s");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(
+          fc.oneof(fc.constant(null), fc.record({ a: fc.integer({ min: 0, max: 40 }), b: fc.integer({ min: 0, max: 40 }) }).map(({ a, b }) => slice(Math.min(a, b), Math.max(a, b)))),
+          fc.record({ a: fc.integer({ min: 0, max: 300 }), b: fc.integer({ min: 0, max: 300 }) }).map(({ a, b }) => slice(Math.min(a, b), Math.max(a, b))),
+        ),
+        async (sel) => {
+          const x = await get(direct, sel);
+          const y = await get(decoded, sel);
+          expect(x.shape).toEqual(y.shape);
+          expect(Buffer.compare(Buffer.from((x.data as Float64Array).buffer), Buffer.from((y.data as Float64Array).buffer))).toBe(0);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(scatterCalls).toBeGreaterThan(0);
   });
 });

@@ -86,6 +86,8 @@ export interface ArrayToBytesCodec {
   ): Promise<Uint8Array | null>;
   /** Cached state (e.g. shard indexes) a long-lived reader may drop. */
   clearCache?(): void;
+  /** Drops cached state about one stored value (called when the caller deletes or replaces it). */
+  invalidate?(key: string): void;
   toJSON(): ExtensionObject;
 }
 
@@ -129,6 +131,8 @@ export interface CodecPipeline {
   encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */
   clearCache(): void;
+  /** Drops cached state about the stored value at `key`. */
+  invalidate(key: string): void;
   /** The chain as metadata. */
   toJSON(): ExtensionObject[];
 }

@@ -73,6 +73,12 @@ export interface DataType<S extends Scalar = Scalar, A extends DataArray = DataA
   readonly componentSize: number;
   /** Slots of the in-memory array one element occupies. */
   readonly width: number;
+  /**
+   * True when the little-endian binary representation is byte for byte the in-memory
+   * storage (numbers, bool, complex, raw, datetimes): bytes can then be read straight into
+   * a result array's memory. False for converted types (float16, UTF-32 strings).
+   */
+  readonly bytesAreMemory?: boolean;
   /** Allocates storage for `length` elements, every one the type's zero value. */
   allocate(length: number): A;
   /** Sets elements `[start, end)` of `target` to `value`. */

@@ -23,6 +23,20 @@ export interface ReadableStore {
   getRange?(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
   /** Size in bytes of a stored value without reading it; `undefined` when the key is missing. */
   getSize?(key: string, options?: StoreRequestOptions): Promise<number | undefined>;
+  /**
+   * Scatter read: copies `target.length` bytes at `offset` of the value into each target
+   * (the caller's own memory, e.g. rows of a result array), so no intermediate buffer is
+   * needed. Resolves the value's total size, or `undefined` when the key is missing. When
+   * the value is shorter than a range needs, the targets' contents are unspecified and
+   * the caller must not use them (it compares the size with what it expected).
+   */
+  readInto?(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined>;
+}
+
+/** One piece of a scatter read: bytes `[offset, offset + target.length)` go to `target`. */
+export interface ReadIntoRange {
+  offset: number;
+  target: Uint8Array;
 }
 
 /** Writing. `set` is atomic: a reader never sees half a value. */

@@ -8,6 +8,7 @@ import {
   type ByteRange,
   type DirListing,
   type ListableStore,
+  type ReadIntoRange,
   type ReadableStore,
   type StoreRequestOptions,
   throwIfAborted,
@@ -17,7 +18,7 @@ import {
 import { writeFileAtomic } from "./atomic-write.js";
 import { errorCode, isMissing, lstat, readdir, removeTree, unlink } from "./fs-calls.js";
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
-import { fileSize, readFileRange, readWholeFile } from "./read-file.js";
+import { fileSize, readFileInto, readFileRange, readWholeFile } from "./read-file.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
 
@@ -98,6 +99,26 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
       return await readFileRange(path, range, signal);
     } catch (error) {
       throw this.#failed(error, `Failed to read a range of key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /**
+   * Scatter read straight into the caller's buffers (see `ReadableStore.readInto`): the
+   * kernel copies the file's bytes into each target with `readv`, no intermediate buffer.
+   */
+  async readInto(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    for (const r of ranges) {
+      if (!Number.isSafeInteger(r.offset) || r.offset < 0 || !(r.target instanceof Uint8Array)) {
+        throw new ZarrError("INVALID_ARGUMENT", `Invalid scatter-read range for key ${JSON.stringify(key)}`, { key });
+      }
+    }
+    try {
+      return await readFileInto(path, ranges, signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }
   }
 

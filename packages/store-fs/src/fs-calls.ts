@@ -169,3 +169,30 @@ export function removeTree(path: string): Promise<void> {
 export function allocExact(size: number): Uint8Array {
   return new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
 }
+
+/** `readv` at `position`, resolving the number of bytes read. */
+function readv(fd: number, buffers: Uint8Array[], position: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    fs.readv(fd, buffers, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead)));
+  });
+}
+
+/**
+ * Fills `buffers` in order from `position` with as few `readv` calls as the kernel
+ * allows (it may return short counts). Resolves false at end of file before they are full.
+ */
+export async function readvFully(fd: number, buffers: Uint8Array[], position: number): Promise<boolean> {
+  let pending = buffers;
+  let at = position;
+  while (pending.length > 0) {
+    const n = await readv(fd, pending, at);
+    if (n === 0) return false;
+    at += n;
+    let skip = n;
+    let k = 0;
+    while (k < pending.length && skip >= pending[k].length) skip -= pending[k++].length;
+    pending = pending.slice(k);
+    if (skip > 0) pending[0] = pending[0].subarray(skip);
+  }
+  return true;
+}

@@ -3,8 +3,8 @@
  * positional reads, and sizes. Each resolves `undefined` when there is no regular file at
  * the path; other failures reject with the fs error for the caller to wrap.
  */
-import { type ByteRange, resolveByteRange, throwIfAborted } from "@zarr/spec";
-import { allocExact, closeQuietly, errorCode, fstat, isMissing, open, READ_FLAGS, readFully, stat } from "./fs-calls.js";
+import { type ByteRange, type ReadIntoRange, resolveByteRange, throwIfAborted } from "@zarr/spec";
+import { allocExact, closeQuietly, errorCode, fstat, isMissing, open, READ_FLAGS, readFully, readvFully, stat } from "./fs-calls.js";
 
 /**
  * Ranges with an explicit length up to this size are read without an `fstat` first (the
@@ -98,4 +98,38 @@ export async function fileSize(path: string): Promise<number | undefined> {
     if (isMissing(error)) return undefined;
     throw error;
   }
+}
+
+/** Most buffers one `readv` takes (Linux's IOV_MAX). */
+const MAX_IOVECS = 1024;
+
+/**
+ * Scatter read: fills each target with the file's bytes at its offset, batching
+ * consecutive ranges into `readv` calls so the kernel copies straight into the caller's
+ * memory. Resolves the file size (without reading when the ranges do not fit in it), or
+ * `undefined` when there is no regular file.
+ */
+export function readFileInto(path: string, ranges: readonly ReadIntoRange[], signal?: AbortSignal): Promise<number | undefined> {
+  return withReadableFile(path, async (fd) => {
+    const stats = await fstat(fd);
+    if (!stats.isFile()) return undefined;
+    let end = 0;
+    for (const r of ranges) end = Math.max(end, r.offset + r.target.length);
+    if (end > stats.size) return stats.size;
+    let i = 0;
+    while (i < ranges.length) {
+      throwIfAborted(signal);
+      const start = ranges[i].offset;
+      let position = start;
+      const buffers: Uint8Array[] = [];
+      while (i < ranges.length && ranges[i].offset === position && buffers.length < MAX_IOVECS) {
+        buffers.push(ranges[i].target);
+        position += ranges[i].target.length;
+        i++;
+      }
+      // A file shortened by someone else between fstat and here reads short: report its new size.
+      if (!(await readvFully(fd, buffers, start))) return (await fstat(fd)).size;
+    }
+    return stats.size;
+  });
 }

@@ -10,6 +10,7 @@ export class BoolDataType implements DataType<boolean, Uint8Array> {
   readonly byteSize = 1;
   readonly componentSize = 1;
   readonly width = 1;
+  readonly bytesAreMemory = true;
 
   constructor(readonly name: string = "bool") {}
 

@@ -34,6 +34,7 @@ export class ComplexDataType<B extends 32 | 64> implements DataType<Complex, Com
   readonly byteSize: number;
   readonly componentSize: number;
   readonly width = 2;
+  readonly bytesAreMemory = true;
 
   constructor(
     readonly name: string,

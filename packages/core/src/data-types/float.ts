@@ -76,6 +76,7 @@ export class FloatDataType<B extends FloatBits> implements DataType<number, Floa
   readonly byteSize: number;
   readonly componentSize: number;
   readonly width = 1;
+  readonly bytesAreMemory: boolean;
 
   constructor(
     readonly name: string,
@@ -83,6 +84,7 @@ export class FloatDataType<B extends FloatBits> implements DataType<number, Floa
   ) {
     this.byteSize = bits / 8;
     this.componentSize = bits / 8;
+    this.bytesAreMemory = bits !== 16; // float16 is widened to float32 in memory
   }
 
   allocate(length: number): FloatStorage<B> {

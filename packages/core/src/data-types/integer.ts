@@ -16,6 +16,7 @@ export class SmallIntDataType<A extends SmallIntArray> implements DataType<numbe
   readonly byteSize: number;
   readonly componentSize: number;
   readonly width = 1;
+  readonly bytesAreMemory = true;
   readonly min: number;
   readonly max: number;
 
@@ -106,6 +107,7 @@ export class BigIntDataType<A extends BigIntArray> implements DataType<bigint, A
   readonly byteSize = 8;
   readonly componentSize = 8;
   readonly width = 1;
+  readonly bytesAreMemory = true;
   readonly min: bigint;
   readonly max: bigint;
 

@@ -11,6 +11,7 @@ export class RawBitsDataType implements DataType<Uint8Array, Uint8Array> {
   readonly componentSize = 1;
   readonly byteSize: number;
   readonly width: number;
+  readonly bytesAreMemory = true;
   readonly name: string;
 
   /** `bytes` per element (N/8). */

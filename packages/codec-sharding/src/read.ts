@@ -1,0 +1,215 @@
+/**
+ * Reading shards: the whole shard (`decode`), or only what a selection needs
+ * (`decodePartial`: the index, cached, then coalesced ranges of the touched inner chunks).
+ */
+import {
+  type ByteSource,
+  type ChunkSpec,
+  type CodecCallContext,
+  cStrides,
+  copyRegion,
+  type DimIndexer,
+  fillRegion,
+  fullSelection,
+  type NdArray,
+  shapeSize,
+  ZarrError,
+} from "@zarr/spec";
+import { memorySource, windowSource } from "./byte-sources.js";
+import { type CachedIndex, cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
+import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
+import { forEachBounded } from "./bounded.js";
+import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
+import { projectDimension, selectionShape, type TouchedChunk, touchedChunks } from "./inner-grid.js";
+import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
+
+/** Reads and validates the index of a whole shard in memory. */
+export async function indexOfWholeShard(
+  state: ShardCodecState,
+  format: ShardFormat,
+  shard: Uint8Array,
+  ctx: CodecCallContext,
+): Promise<ShardIndex> {
+  format.checkHoldsIndex(shard.length, ctx.key);
+  const index = await format.decodeIndex(format.indexIn(shard), ctx, state.options.maxInnerChunkBytes);
+  format.checkLength(index, shard.length, ctx.key);
+  return index;
+}
+
+/** Reads the index with one range request; `undefined` when the shard is missing. */
+export async function fetchIndex(
+  state: ShardCodecState,
+  format: ShardFormat,
+  source: ByteSource,
+  ctx: CodecCallContext,
+): Promise<ShardIndex | undefined> {
+  const bytes = await source.get(format.indexRange(), ctx.signal);
+  if (bytes === undefined) return undefined;
+  format.checkHoldsIndex(bytes.length, ctx.key);
+  return format.decodeIndex(bytes, ctx, state.options.maxInnerChunkBytes);
+}
+
+function checkRank(selection: readonly DimIndexer[], spec: ChunkSpec): void {
+  if (selection.length !== spec.shape.length) {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `A selection of ${selection.length} dimensions does not fit a shard of shape ${JSON.stringify(spec.shape)}`,
+    );
+  }
+}
+
+/** Decodes a whole shard into a C-contiguous array of `spec.shape`. */
+export async function decodeShard(
+  state: ShardCodecState,
+  bytes: Uint8Array,
+  spec: ChunkSpec,
+  ctx: CodecCallContext,
+): Promise<NdArray> {
+  const format = state.format(spec.shape, ctx.key);
+  const index = await indexOfWholeShard(state, format, bytes, ctx);
+  const selection = fullSelection(spec.shape);
+  const perDim = selection.map((s, d) => projectDimension(s, state.chunkShape[d], spec.shape[d], d, false));
+  const out = allocateResult(spec, spec.shape);
+  await readTouched(state, format, index, touchedChunks(perDim, format.gridStrides), { whole: bytes }, out, spec, ctx);
+  return out;
+}
+
+/**
+ * Decodes the elements `selection` picks from the shard behind `source`, reading as
+ * little as possible; `undefined` when the shard is missing.
+ */
+export async function decodeShardPartial(
+  state: ShardCodecState,
+  source: ByteSource,
+  selection: readonly DimIndexer[],
+  spec: ChunkSpec,
+  ctx: CodecCallContext,
+): Promise<NdArray | undefined> {
+  checkRank(selection, spec);
+  const format = state.format(spec.shape, ctx.key);
+  const perDim = selection.map((s, d) => projectDimension(s, state.chunkShape[d], spec.shape[d], d, false));
+  const touched = touchedChunks(perDim, format.gridStrides);
+  const outShape = selectionShape(selection);
+  for (let attempt = 0; ; attempt++) {
+    const hit = attempt === 0 && source.rangesAreCheap ? state.cache.get(ctx.key) : undefined;
+    const cached = hit !== undefined && hit.format === format ? hit : undefined;
+    try {
+      return await readSelection(state, format, source, touched, outShape, cached, spec, ctx);
+    } catch (error) {
+      if (cached === undefined) {
+        // Deleted between the index read and the inner chunk reads: it is missing now.
+        if (error instanceof ShardVanished) return undefined;
+        throw error;
+      }
+      // A cached index may be stale (the shard was rewritten or deleted elsewhere):
+      // drop it and try once more with a fresh one before reporting corruption.
+      state.cache.delete(ctx.key);
+      const stale =
+        error instanceof ShardVanished ||
+        (error instanceof ZarrError && (error.code === "CODEC_FAILED" || error.code === "CHECKSUM_MISMATCH"));
+      if (!stale) throw error;
+    }
+  }
+}
+
+function allocateResult(spec: ChunkSpec, shape: number[]): NdArray {
+  return { data: spec.dataType.allocate(shapeSize(shape)), shape, stride: cStrides(shape) };
+}
+
+async function readSelection(
+  state: ShardCodecState,
+  format: ShardFormat,
+  source: ByteSource,
+  touched: TouchedChunk[],
+  outShape: number[],
+  cached: CachedIndex | undefined,
+  spec: ChunkSpec,
+  ctx: CodecCallContext,
+): Promise<NdArray | undefined> {
+  let index: ShardIndex;
+  let from: ShardBytes;
+  if (cached !== undefined) {
+    index = cached.index;
+    from = { source, end: cached.end };
+  } else if (!source.rangesAreCheap || touched.length === format.count) {
+    // No range reads, or every inner chunk is needed: one request for everything.
+    const whole = await source.get(undefined, ctx.signal);
+    if (whole === undefined) return undefined;
+    index = await indexOfWholeShard(state, format, whole, ctx);
+    if (source.rangesAreCheap) {
+      const entry = { format, index, end: { verifiedEnd: Number.MAX_SAFE_INTEGER } };
+      state.cache.set(ctx.key, entry, cachedBytes(index));
+    }
+    from = { whole };
+  } else {
+    const fetched = await fetchIndex(state, format, source, ctx);
+    if (fetched === undefined) return undefined;
+    index = fetched;
+    const entry = { format, index, end: { verifiedEnd: 0 } };
+    state.cache.set(ctx.key, entry, cachedBytes(index));
+    from = { source, end: entry.end };
+  }
+  const out = allocateResult(spec, outShape);
+  await readTouched(state, format, index, touched, from, out, spec, ctx);
+  return out;
+}
+
+/** Decodes every touched inner chunk into `out` (empty ones give the fill value). */
+async function readTouched(
+  state: ShardCodecState,
+  format: ShardFormat,
+  index: ShardIndex,
+  touched: readonly TouchedChunk[],
+  from: ShardBytes,
+  out: NdArray,
+  spec: ChunkSpec,
+  ctx: CodecCallContext,
+): Promise<void> {
+  const { dataType, fillValue } = spec;
+  const width = dataType.width;
+  const zeroFill = fillIsZero(spec);
+  const e = index.entries;
+  const wanted: TouchedChunk[] = [];
+  for (const t of touched) {
+    if (e[2 * t.linear] !== EMPTY) wanted.push(t);
+    else if (!zeroFill) fillRegion(out, t.out, fillValue, dataType);
+  }
+  if (wanted.length === 0) return;
+  const innerSpec = innerSpecOf(state, spec);
+  const inner = state.inner;
+  const partial = inner.decodePartial;
+  if (partial !== undefined) {
+    // Nested sharding: each inner chunk reads only what it needs from its own byte range.
+    await forEachBounded(
+      wanted,
+      state.options.codecConcurrency,
+      async (t) => {
+        const offset = e[2 * t.linear];
+        const nbytes = e[2 * t.linear + 1];
+        const window =
+          "whole" in from ? memorySource(from.whole.subarray(offset, offset + nbytes)) : windowSource(from.source, offset, nbytes);
+        const key = innerChunkKey(ctx.key, t.coords);
+        let part: NdArray | undefined;
+        try {
+          part = await partial(window, t.local, innerSpec, { key, signal: ctx.signal });
+        } catch (error) {
+          throw fromInnerError(error, ctx.key, key, "decode");
+        }
+        if (part === undefined) throw new ShardVanished(ctx.key);
+        copyRegion(part, fullSelection(part.shape), out, t.out, width);
+      },
+      ctx.signal,
+    );
+    return;
+  }
+  await fetchInnerChunks(format, index, wanted, from, state.options, ctx, async (t, bytes) => {
+    const key = innerChunkKey(ctx.key, t.coords);
+    let chunk: NdArray;
+    try {
+      chunk = await inner.decode(bytes, innerSpec, { key, signal: ctx.signal });
+    } catch (error) {
+      throw fromInnerError(error, ctx.key, key, "decode");
+    }
+    copyRegion(chunk, t.local, out, t.out, width);
+  });
+}
