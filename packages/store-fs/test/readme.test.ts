@@ -1,0 +1,9 @@
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
+
+it("the README example runs", () => {
+  const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
+  expect(out).toContain("STORE_READ_ONLY");
+  expect(out).toContain("prefixes: [ 't2m' ]");
+});
