@@ -50,6 +50,7 @@ export {
   type Selection,
 } from "./selection.js";
 export { buildPipeline } from "./pipeline.js";
+export { openStore, storeScheme } from "./open-store.js";
 export { toCanonicalJson, scalarToCanonicalJson } from "./canonical-json.js";
 export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
 export { normalizePath, validateNodeName } from "./paths.js";

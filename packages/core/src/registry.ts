@@ -13,6 +13,7 @@ import {
   type JsonPath,
   type LazyEntry,
   type RegistryEntry,
+  type StoreEntry,
   ZarrError,
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
@@ -55,6 +56,15 @@ const KNOWN_PROVIDERS: Record<string, string> = {
   reshape: "@zarr/codec-filters",
 };
 
+/** The package that serves a URL scheme, when it is one of ours. */
+export function storeProviderOf(scheme: string): string | undefined {
+  if (scheme === "file") return "@zarr/store-fs";
+  if (scheme === "http" || scheme === "https") return "@zarr/store-http";
+  if (scheme === "s3") return "@zarr/store-s3";
+  if (scheme === "zip" || scheme.startsWith("zip+")) return "@zarr/store-zip";
+  return undefined;
+}
+
 /** The package that provides `name`, when it is one of ours. */
 export function providerOf(name: string): string | undefined {
   const bare = name.startsWith("numcodecs.") ? name.slice("numcodecs.".length) : name;
@@ -66,6 +76,7 @@ const KIND_LABEL: Record<EntryType, string> = {
   data_type: "Data type",
   chunk_grid: "Chunk grid",
   chunk_key_encoding: "Chunk key encoding",
+  store: "Store for URL scheme",
 };
 
 /** Where a lookup came from, for error messages. */
@@ -99,7 +110,8 @@ export class Registry {
    */
   add(...entries: RegistryEntry[]): this {
     for (const entry of entries) {
-      for (const name of [entry.name, ...(entry.aliases ?? [])]) this.byName.set(`${entry.type}:${name}`, entry);
+      const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...(entry.aliases ?? [])];
+      for (const name of names) this.byName.set(`${entry.type}:${name}`, entry);
       if (entry.type === "data_type" && !("lazy" in entry) && typeof entry.matches === "function") {
         this.matchers.push(entry);
       }
@@ -137,6 +149,11 @@ export class Registry {
   /** Resolves a chunk grid, or throws `UNSUPPORTED`. */
   chunkGrid(name: string, site: LookupSite = {}): Promise<ChunkGridEntry> {
     return this.resolve("chunk_grid", name, site);
+  }
+
+  /** Resolves the store adapter for a URL scheme (`"http"`, `"s3"`, `"file"`), or throws `UNSUPPORTED`. */
+  store(scheme: string, site: LookupSite = {}): Promise<StoreEntry> {
+    return this.resolve("store", scheme, site);
   }
 
   /** Resolves a chunk key encoding, or throws `UNSUPPORTED`. */
@@ -184,7 +201,7 @@ function unknownEntry(type: EntryType, name: string, site: LookupSite): ZarrErro
   ]
     .filter(Boolean)
     .join(" ");
-  const provider = type === "codec" ? providerOf(name) : undefined;
+  const provider = type === "codec" ? providerOf(name) : type === "store" ? storeProviderOf(name) : undefined;
   const hint =
     provider !== undefined
       ? ` It is provided by ${provider}: install it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all.`

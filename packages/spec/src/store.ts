@@ -147,3 +147,38 @@ export function resolveByteRange(range: ByteRange, size: number): [number, numbe
   const end = length === undefined ? size : Math.min(size, offset + length);
   return [start, end];
 }
+
+/** Options `openStore` passes to a store entry. */
+export interface StoreOpenOptions {
+  /** Open without write access even when the store could write. */
+  readOnly?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Opens another URL through the same registry: for stores that live inside another
+   * store (a zip archive on S3: `zip+s3://bucket/archive.zip`).
+   */
+  openInner?(url: string): Promise<Store>;
+  /** Store-specific settings (credentials, headers, endpoints...). */
+  [setting: string]: unknown;
+}
+
+/**
+ * A store adapter as registered: the URL schemes it serves and a factory.
+ *
+ * @example
+ * ```ts
+ * export const httpStoreEntry: StoreEntry = {
+ *   type: "store", name: "http", schemes: ["http", "https"], package: "@zarr/store-http",
+ *   open: (url, options) => new HttpStore(url, options),
+ * };
+ * ```
+ */
+export interface StoreEntry {
+  readonly type: "store";
+  readonly name: string;
+  /** URL schemes without the colon (`"http"`, `"s3"`, `"zip+s3"`). */
+  readonly schemes: readonly string[];
+  readonly aliases?: readonly string[];
+  readonly package?: string;
+  open(url: string, options: StoreOpenOptions): Store | Promise<Store>;
+}

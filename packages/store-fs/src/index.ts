@@ -3,3 +3,4 @@
  * reads and listings. Depends only on @zarr/spec.
  */
 export { FileSystemStore, type FileSystemStoreOptions } from "./file-system-store.js";
+export { fileStoreEntry } from "./entry.js";
