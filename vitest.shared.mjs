@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
 
 export function zarrVitestConfig(overrides = {}) {
   return defineConfig({
-    resolve: { conditions: ["@zarr/source", "module", "node", "import", "default"] },
-    ssr: { resolve: { conditions: ["@zarr/source", "module", "node", "import", "default"] } },
+    resolve: { conditions: ["@zarr/source", "node", "import", "default"] },
+    ssr: { resolve: { conditions: ["@zarr/source", "node", "import", "default"] } },
     test: {
       include: ["test/**/*.test.ts"],
       testTimeout: 60_000,

@@ -53,8 +53,12 @@ async function nodeFromMetadata(
   if (metadata.node_type === "array") {
     return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks });
   }
+  // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
+  // consolidated_metadata into nested groups of a consolidated hierarchy.
   let consolidated: ReadonlyMap<string, NodeMetadata> | undefined = inherited;
-  if (metadata.consolidated_metadata) consolidated = new Map(Object.entries(metadata.consolidated_metadata.metadata));
+  if (metadata.consolidated_metadata && (inherited === undefined || inherited.size === 0)) {
+    consolidated = new Map(Object.entries(metadata.consolidated_metadata.metadata));
+  }
   return new ZarrGroup(store, path, metadata, registry, consolidated);
 }
 
@@ -342,7 +346,7 @@ export async function createArray(store: Store, path: string, options: CreateArr
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
   const probe = await resolveArray(store, p, parsed, { registry });
   // Record every parameter the codecs chose (e.g. a typesize taken from the data type).
-  const metadata: ArrayMetadata = { ...parsed, codecs: probe.codecs.toJSON() };
+  const metadata: ArrayMetadata = { ...parsed, chunk_grid: probe.chunkGrid.toJSON(), codecs: probe.codecs.toJSON() };
   await prepareNewNode(store, p, options);
   await writeMissingParents(store, p, options.signal);
   await writeNodeMetadata(store, p, metadata, options.signal);
@@ -369,31 +373,46 @@ export function create(
   return createGroup(store, path, options);
 }
 
+/** A node found while listing: its path and metadata, codecs not resolved. */
+export interface NodeEntry {
+  path: string;
+  name: string;
+  kind: "array" | "group";
+  metadata: NodeMetadata;
+  /** A group without a `zarr.json` that exists because it has children. */
+  implicit: boolean;
+  /** Consolidated metadata of the descendants, when the listing came from it. */
+  consolidated?: ReadonlyMap<string, NodeMetadata>;
+}
+
+const IMPLICIT_GROUP: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: {} };
+
 /**
- * The children of a group, sorted by name: from consolidated metadata when the group
- * has it, otherwise by listing the store (`UNSUPPORTED` when it cannot list).
+ * The children of a group as metadata, sorted by name, without resolving any codec (so a
+ * listing works even when an array uses a codec the registry lacks): from consolidated
+ * metadata when the group has it, otherwise by listing the store (`UNSUPPORTED` when it
+ * cannot list).
  *
  * @example
  * ```ts
- * for (const child of await children(root)) console.log(child.kind, child.path);
+ * for (const e of await listChildren(root)) console.log(e.kind, e.path, e.metadata.attributes);
  * ```
  */
-export async function children(group: ZarrGroup, options: OpenOptions = {}): Promise<ZarrNode[]> {
-  const opts = { registry: group.registry, ...options };
+export async function listChildren(group: ZarrGroup, options: { signal?: AbortSignal } = {}): Promise<NodeEntry[]> {
   if (group.consolidated !== undefined) {
     const names = new Set<string>();
     for (const rel of group.consolidated.keys()) names.add(rel.split("/")[0]);
-    const out: ZarrNode[] = [];
-    for (const name of [...names].sort()) {
-      const meta = group.consolidated.get(name);
-      const below = consolidatedBelow(group.consolidated, name);
-      out.push(
-        meta !== undefined
-          ? await nodeFromMetadata(group.store, joinPath(group.path, name), meta, opts, below)
-          : new ZarrGroup(group.store, joinPath(group.path, name), { zarr_format: 3, node_type: "group", attributes: {} }, group.registry, below, true),
-      );
-    }
-    return out;
+    return [...names].sort().map((name) => {
+      const meta = group.consolidated?.get(name);
+      return {
+        path: joinPath(group.path, name),
+        name,
+        kind: meta?.node_type ?? "group",
+        metadata: meta ?? IMPLICIT_GROUP,
+        implicit: meta === undefined,
+        consolidated: consolidatedBelow(group.consolidated as ReadonlyMap<string, NodeMetadata>, name),
+      };
+    });
   }
   const { store } = group;
   if (!isListable(store)) {
@@ -408,16 +427,58 @@ export async function children(group: ZarrGroup, options: OpenOptions = {}): Pro
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not list "${nodePrefix(group.path)}"`, nodePrefix(group.path));
   }
-  const out: ZarrNode[] = [];
+  const out: NodeEntry[] = [];
   for (const name of [...listing.prefixes].sort()) {
-    const childPath = joinPath(group.path, name);
-    const meta = await readNodeMetadata(store, childPath, options.signal);
-    if (meta !== undefined) out.push(await nodeFromMetadata(store, childPath, meta, opts));
-    else if (await hasKeysUnder(store, nodePrefix(childPath), options.signal)) {
-      out.push(implicitGroup(store, childPath, group.registry));
+    const path = joinPath(group.path, name);
+    const meta = await readNodeMetadata(store, path, options.signal);
+    if (meta !== undefined) out.push({ path, name, kind: meta.node_type, metadata: meta, implicit: false });
+    else if (await hasKeysUnder(store, nodePrefix(path), options.signal)) {
+      out.push({ path, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true });
     }
   }
   return out;
+}
+
+async function entryToNode(group: ZarrGroup, entry: NodeEntry, options: OpenOptions): Promise<ZarrNode> {
+  if (entry.implicit) {
+    return new ZarrGroup(group.store, entry.path, IMPLICIT_GROUP, options.registry ?? group.registry, entry.consolidated, true);
+  }
+  return nodeFromMetadata(group.store, entry.path, entry.metadata, { registry: group.registry, ...options }, entry.consolidated);
+}
+
+/**
+ * The children of a group as nodes, sorted by name (see {@link listChildren}; arrays are
+ * resolved, so an unknown codec fails with `CODEC_UNKNOWN`).
+ *
+ * @example
+ * ```ts
+ * for (const child of await children(root)) console.log(child.kind, child.path);
+ * ```
+ */
+export async function children(group: ZarrGroup, options: OpenOptions = {}): Promise<ZarrNode[]> {
+  const out: ZarrNode[] = [];
+  for (const entry of await listChildren(group, options)) out.push(await entryToNode(group, entry, options));
+  return out;
+}
+
+/**
+ * Walks the hierarchy below `group` depth-first (parents before children), yielding
+ * every descendant's metadata without resolving codecs.
+ *
+ * @example
+ * ```ts
+ * for await (const e of walkEntries(root)) console.log(e.path, e.kind);
+ * ```
+ */
+export async function* walkEntries(group: ZarrGroup, options: { signal?: AbortSignal } = {}): AsyncGenerator<NodeEntry> {
+  for (const entry of await listChildren(group, options)) {
+    throwIfAborted(options.signal);
+    yield entry;
+    if (entry.kind === "group") {
+      const child = new ZarrGroup(group.store, entry.path, entry.metadata as GroupMetadata, group.registry, entry.consolidated, entry.implicit);
+      yield* walkEntries(child, options);
+    }
+  }
 }
 
 /**
@@ -430,11 +491,7 @@ export async function children(group: ZarrGroup, options: OpenOptions = {}): Pro
  * ```
  */
 export async function* walk(group: ZarrGroup, options: OpenOptions = {}): AsyncGenerator<ZarrNode> {
-  for (const child of await children(group, options)) {
-    throwIfAborted(options.signal);
-    yield child;
-    if (child.kind === "group") yield* walk(child, options);
-  }
+  for await (const entry of walkEntries(group, options)) yield entryToNode(group, entry, options);
 }
 
 /**
@@ -531,9 +588,9 @@ export async function consolidateMetadata(
   // Walk the store itself, not older consolidated metadata.
   const fresh = new ZarrGroup(store, p, group.metadata, registry, undefined, group.implicit);
   const metadata: Record<string, NodeMetadata> = {};
-  for await (const node of walk(fresh, { registry, signal: options.signal })) {
+  for await (const node of walkEntries(fresh, { signal: options.signal })) {
     const rel = p === "" ? node.path : node.path.slice(p.length + 1);
-    if (node.kind === "group" && node.implicit) continue;
+    if (node.implicit) continue;
     const m = node.metadata;
     metadata[rel] = m.node_type === "group" ? { ...m, consolidated_metadata: undefined } : m;
     if (m.node_type === "group") delete (metadata[rel] as GroupMetadata).consolidated_metadata;

@@ -54,6 +54,8 @@ const KNOWN_PROVIDERS: Record<string, string> = {
   scale_offset: "@zarr/codec-filters",
   cast_value: "@zarr/codec-filters",
   reshape: "@zarr/codec-filters",
+  jenkins_lookup3: "@zarr/codec-filters",
+  "cast-value": "@zarr/codec-filters",
 };
 
 /** The package that serves a URL scheme, when it is one of ours. */

@@ -8,6 +8,8 @@ import {
   deleteNode,
   exists,
   get,
+  listChildren,
+  walkEntries,
   MemoryStore,
   open,
   openArray,
@@ -107,6 +109,29 @@ describe("groups and arrays", () => {
     const kids = await children(g);
     expect(y.kind).toBe("array");
     expect(kids.map((k) => k.path)).toEqual(["g/y"]);
+    expect(counts).toEqual({ get: 1 });
+  });
+
+  it("lists and consolidates hierarchies whose arrays use unregistered codecs", async () => {
+    const store = loadDirectory(join(FIXTURES, "v3/data.zarr"));
+    const root = await openGroup(store);
+    const entries = await listChildren(root);
+    expect(entries.find((e) => e.name === "1d.contiguous.blosc.i2")?.kind).toBe("array");
+    const paths: string[] = [];
+    for await (const e of walkEntries(root)) paths.push(e.path);
+    expect(paths).toContain("consolidated/nested/1d.i2");
+    await consolidateMetadata(store);
+    const again = await openGroup(store);
+    expect(again.consolidated?.has("consolidated/nested/1d.i2")).toBe(true);
+    await expect(children(root)).rejects.toMatchObject({ code: "CODEC_UNKNOWN" });
+  });
+
+  it("nested groups of a consolidated hierarchy list their children from the root's map", async () => {
+    const store = loadDirectory(join(FIXTURES, "v3/data.zarr"));
+    const { store: counted, counts } = countingStore(store);
+    const root = await openGroup(counted, "consolidated");
+    const nested = await openGroup(root, "nested");
+    expect((await children(nested)).map((n) => n.path)).toEqual(["consolidated/nested/1d.i2"]);
     expect(counts).toEqual({ get: 1 });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRegistry, MemoryStore, openStore, type StoreEntry, storeScheme, ZarrError } from "../src/index.js";
+import { createRegistry, MemoryStore, openStore, type StoreEntry, storeScheme, type ZarrError } from "../src/index.js";
 
 describe("openStore", () => {
   it("classifies locations by scheme", () => {

@@ -137,15 +137,22 @@ export function copyRegion(
     }
   }
   dims = merged;
+  // Move float elements as integer bits: a float passed through a JS number can have a
+  // signalling NaN quieted, and Zarr data must survive bit for bit.
+  let srcData = src.data;
+  let dstData = dst.data;
+  if ((srcData instanceof Float32Array || srcData instanceof Float64Array) && srcData.constructor === dstData.constructor) {
+    if (srcData instanceof Float64Array) width *= 2;
+    srcData = asUint32(srcData);
+    dstData = asUint32(dstData as Float32Array | Float64Array);
+  }
   if (dims.length === 0) {
-    copyElements(src.data, srcBase, 1, dst.data, dstBase, 1, 1, width);
+    copyElements(srcData, srcBase, 1, dstData, dstBase, 1, 1, width);
     return;
   }
   const inner = dims[dims.length - 1];
   const outer = dims.slice(0, -1);
   const counters = new Array<number>(outer.length).fill(0);
-  const srcData = src.data;
-  const dstData = dst.data;
   for (;;) {
     let so = srcBase;
     let to = dstBase;
@@ -168,6 +175,10 @@ export function copyRegion(
     }
     if (k < 0) return;
   }
+}
+
+function asUint32(a: Float32Array | Float64Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
 }
 
 function copyElements(

@@ -49,3 +49,19 @@ describe("copyRegion", () => {
     expect(dst.data).toEqual(["a", "c", "b", "d"]);
   });
 });
+
+describe("copyRegion keeps float bits", () => {
+  it("signalling NaNs survive element-wise copies", () => {
+    const bits32 = new Uint32Array([0x7f800001, 0xffbfffff, 0x7fc00001, 0x3f800000]);
+    const src32 = { data: new Float32Array(bits32.buffer), shape: [4], stride: [1] };
+    const dst32 = { data: new Float32Array(8), shape: [8], stride: [1] };
+    copyRegion(src32, [{ start: 3, step: -1, count: 4 }], dst32, [{ start: 0, step: 2, count: 4 }]);
+    const out32 = new Uint32Array(dst32.data.buffer);
+    expect([out32[0], out32[2], out32[4], out32[6]]).toEqual([0x3f800000, 0x7fc00001, 0xffbfffff, 0x7f800001]);
+    const bits64 = new BigUint64Array([0x7ff0000000000001n, 0xfff4000000000000n]);
+    const src64 = { data: new Float64Array(bits64.buffer), shape: [2], stride: [1] };
+    const dst64 = { data: new Float64Array(2), shape: [2], stride: [1] };
+    copyRegion(src64, [{ indices: [1, 0] }], dst64, [{ start: 0, step: 1, count: 2 }]);
+    expect(Array.from(new BigUint64Array(dst64.data.buffer))).toEqual([0xfff4000000000000n, 0x7ff0000000000001n]);
+  });
+});

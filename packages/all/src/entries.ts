@@ -1,0 +1,52 @@
+/**
+ * Every extension this package registers. Large codecs are lazy entries, so bundlers
+ * split them out until an array needs them.
+ */
+import { bloscLazy } from "@zarr/codec-blosc/lazy";
+import { bz2Lazy } from "@zarr/codec-bz2/lazy";
+import { crc32cCodec } from "@zarr/codec-crc32c";
+import { filterCodecs } from "@zarr/codec-filters";
+import { gzip, zlib } from "@zarr/codec-gzip";
+import { lz4 } from "@zarr/codec-lz4";
+import { lzmaLazy } from "@zarr/codec-lzma/lazy";
+import { shardingIndexed } from "@zarr/codec-sharding";
+import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
+import { zstdLazy } from "@zarr/codec-zstd/lazy";
+import type { RegistryEntry } from "@zarr/spec";
+import { fileStoreEntry } from "@zarr/store-fs";
+import { httpStoreEntry } from "@zarr/store-http";
+import { zipStoreEntry } from "@zarr/store-zip";
+
+/** The codec entries of every @zarr codec package. */
+export const codecEntries: readonly RegistryEntry[] = [
+  gzip,
+  zlib,
+  zstdLazy,
+  bloscLazy,
+  lz4,
+  bz2Lazy,
+  lzmaLazy,
+  crc32cCodec,
+  vlenUtf8,
+  vlenBytes,
+  shardingIndexed,
+  ...filterCodecs,
+];
+
+/** The store adapters (by URL scheme). */
+export const storeEntries: readonly RegistryEntry[] = [
+  fileStoreEntry,
+  httpStoreEntry,
+  zipStoreEntry,
+  // The AWS SDK is large: load it only when an s3:// URL is opened.
+  {
+    type: "store",
+    name: "s3",
+    lazy: true,
+    package: "@zarr/store-s3",
+    load: () => import("@zarr/store-s3").then((m) => m.s3StoreEntry),
+  },
+];
+
+/** Everything: codecs and stores. */
+export const allEntries: readonly RegistryEntry[] = [...codecEntries, ...storeEntries];

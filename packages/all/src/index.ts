@@ -1,0 +1,72 @@
+/**
+ * @zarr/all: @zarr/core with every codec and store adapter registered. Its `open`,
+ * `create*`, `consolidateMetadata` and `openStore` default to `registry`, a registry
+ * holding everything; everything else is @zarr/core's own.
+ */
+import * as core from "@zarr/core";
+import type { Registry, Store, ZarrGroup } from "@zarr/core";
+import { allEntries } from "./entries.js";
+
+export * from "@zarr/core";
+export { FileSystemStore, fileStoreEntry } from "@zarr/store-fs";
+export { HttpStore, httpStoreEntry } from "@zarr/store-http";
+export { writeZip, ZipStore, zipStoreEntry } from "@zarr/store-zip";
+export { allEntries, codecEntries, storeEntries } from "./entries.js";
+
+/**
+ * A new registry with the built-ins of @zarr/core plus every @zarr codec and store,
+ * and `extra` entries (third-party codecs) on top.
+ *
+ * @example
+ * ```ts
+ * const registry = createFullRegistry([myCodecEntry]);
+ * ```
+ */
+export function createFullRegistry(extra: Parameters<typeof core.createRegistry>[0] = []): Registry {
+  return core.createRegistry([...allEntries, ...extra]);
+}
+
+/** The registry every function of this package uses by default. */
+export const registry: Registry = createFullRegistry();
+
+type WithRegistry<O> = O & { registry?: Registry };
+const withDefault = <O extends object>(options: O | undefined): WithRegistry<O> => ({ registry, ...(options ?? ({} as O)) });
+
+/** `open` from @zarr/core, with every codec registered. */
+export function open(location: Store | ZarrGroup, path?: string, options?: core.OpenOptions): Promise<core.ZarrNode> {
+  return core.open(location, path, withDefault(options));
+}
+/** `openArray` from @zarr/core, with every codec registered. */
+export function openArray(location: Store | ZarrGroup, path?: string, options?: core.OpenOptions): Promise<core.ZarrArray> {
+  return core.openArray(location, path, withDefault(options));
+}
+/** `openGroup` from @zarr/core, with every codec registered. */
+export function openGroup(location: Store | ZarrGroup, path?: string, options?: core.OpenOptions): Promise<core.ZarrGroup> {
+  return core.openGroup(location, path, withDefault(options));
+}
+/** `createArray` from @zarr/core; its default codecs are `bytes` + `zstd`. */
+export function createArray(store: Store, path: string, options: core.CreateArrayOptions): Promise<core.ZarrArray> {
+  return core.createArray(store, path, withDefault(options));
+}
+/** `createGroup` from @zarr/core. */
+export function createGroup(store: Store, path?: string, options?: core.CreateNodeOptions): Promise<core.ZarrGroup> {
+  return core.createGroup(store, path, withDefault(options));
+}
+/** `create` from @zarr/core: an array when `shape` is given, else a group. */
+export function create(store: Store, path: string, options: core.CreateArrayOptions): Promise<core.ZarrArray>;
+export function create(store: Store, path?: string, options?: core.CreateNodeOptions): Promise<core.ZarrGroup>;
+export function create(
+  store: Store,
+  path = "",
+  options: core.CreateNodeOptions | core.CreateArrayOptions = {},
+): Promise<core.ZarrArray | core.ZarrGroup> {
+  return core.create(store, path, withDefault(options) as core.CreateArrayOptions);
+}
+/** `consolidateMetadata` from @zarr/core. */
+export function consolidateMetadata(store: Store, path?: string, options?: core.NodeOptions & { signal?: AbortSignal }): Promise<core.ZarrGroup> {
+  return core.consolidateMetadata(store, path, withDefault(options));
+}
+/** `openStore` from @zarr/core, with every store adapter registered. */
+export function openStore(location: string, options?: Parameters<typeof core.openStore>[1]): Promise<Store> {
+  return core.openStore(location, withDefault(options));
+}

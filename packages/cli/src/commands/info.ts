@@ -1,0 +1,75 @@
+/** `zarr info STORE [PATH] [--json]`. */
+import { normalizePath } from "@zarr/core";
+import { type JsonObject, type JsonValue, stringifyJson } from "@zarr/spec";
+import type { CliIO } from "../cli-io.js";
+import { describeNode } from "../describe.js";
+import { bytesText, dataTypeText, shapeText } from "../format.js";
+import { compactJson } from "../json-text.js";
+import { findNode } from "../listing.js";
+import { cliRegistry } from "../registry.js";
+import { openStoreArg } from "../store-arg.js";
+import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
+
+function label(name: string): string {
+  return `${name}:`.padEnd(20);
+}
+
+function arrayText(d: JsonObject): string[] {
+  const grid = d.chunk_grid as JsonObject;
+  const gridShape = shapeText(d.grid_shape as JsonValue[]);
+  const gridLine =
+    d.chunk_shape !== null
+      ? `regular, chunk shape ${shapeText(d.chunk_shape as JsonValue[])} (${gridShape} chunks)`
+      : `${grid.name}, ${compactJson(grid.configuration)} (${gridShape} chunks)`;
+  const kenc = d.chunk_key_encoding as JsonObject;
+  const lines = [
+    `${label("path")}${d.path}`,
+    `${label("node")}array (Zarr v3)`,
+    `${label("shape")}${shapeText(d.shape as JsonValue[])}`,
+    `${label("data type")}${dataTypeText(d.data_type as { name: string; configuration: JsonObject })}`,
+    `${label("chunk grid")}${gridLine}`,
+    `${label("chunk key encoding")}${kenc.name} ${compactJson(kenc.configuration)}`,
+    `${label("fill value")}${compactJson(d.fill_value)}`,
+    "codecs:",
+    ...(d.codecs as JsonValue[]).map((c) => `  ${compactJson(c)}`),
+    `${label("dimension names")}${d.dimension_names === null ? "(none)" : compactJson(d.dimension_names)}`,
+    `${label("attributes")}${compactJson(d.attributes)}`,
+    `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`,
+    `${label("chunks")}${d.chunks_stored} of ${d.chunks_total} stored`,
+  ];
+  if (d.storage_transformers !== undefined) lines.push(`${label("storage transformers")}${compactJson(d.storage_transformers)}`);
+  if (d.problem !== undefined) lines.push(`${label("readable")}no: ${d.problem}`);
+  return lines;
+}
+
+function groupText(d: JsonObject): string[] {
+  const children = d.children as JsonObject[];
+  const width = Math.max(0, ...children.map((c) => String(c.name).length));
+  return [
+    `${label("path")}${d.path}`,
+    `${label("node")}${d.implicit ? "implicit group (no zarr.json)" : "group (Zarr v3)"}`,
+    `${label("consolidated")}${d.consolidated ? "yes" : "no"}`,
+    `${label("attributes")}${compactJson(d.attributes)}`,
+    `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`,
+    `${label("children")}${children.length}`,
+    ...children.map((c) => `  ${String(c.name).padEnd(width)}  ${c.implicit ? "implicit group" : c.node_type}`),
+  ];
+}
+
+/** Runs `zarr info`. */
+export async function infoCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("info", args, { json: { type: "boolean" } });
+  if (values.help) {
+    await io.write(`${USAGE.info}\n`);
+    return;
+  }
+  expectPositionals("info", positionals, 1, 2);
+  const path = normalizePath(positionals[1] ?? "");
+  const store = await openStoreArg(positionals[0], { writable: false });
+  const description = await describeNode(store, await findNode(store, path), cliRegistry());
+  if (values.json) await io.write(`${stringifyJson(description, 2)}\n`);
+  else {
+    const lines = description.node_type === "array" ? arrayText(description) : groupText(description);
+    await io.write(`${lines.join("\n")}\n`);
+  }
+}

@@ -1,0 +1,42 @@
+/** `zarr tree STORE [PATH]`. */
+import { normalizePath } from "@zarr/core";
+import type { Store } from "@zarr/spec";
+import type { CliIO } from "../cli-io.js";
+import { dataTypeText, shapeText } from "../format.js";
+import { findNode, type ListedNode, listChildren } from "../listing.js";
+import { openStoreArg } from "../store-arg.js";
+import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
+
+/** One node's line: `name [shape] dtype` for arrays, `name/` for groups. */
+function nodeLabel(node: ListedNode, name: string): string {
+  const m = node.metadata;
+  if (m === undefined) return `${name} (implicit group)`;
+  if (m.node_type === "group") return name;
+  return `${name} ${shapeText(m.shape)} ${dataTypeText(m.data_type)}`;
+}
+
+async function writeChildren(store: Store, node: ListedNode, indent: string, lines: string[]): Promise<void> {
+  const children = await listChildren(store, node);
+  for (let i = 0; i < children.length; i++) {
+    const last = i === children.length - 1;
+    const child = children[i];
+    lines.push(`${indent}${last ? "└── " : "├── "}${nodeLabel(child, child.name)}`);
+    if (child.kind === "group") await writeChildren(store, child, indent + (last ? "    " : "│   "), lines);
+  }
+}
+
+/** Runs `zarr tree`. */
+export async function treeCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("tree", args, {});
+  if (values.help) {
+    await io.write(`${USAGE.tree}\n`);
+    return;
+  }
+  expectPositionals("tree", positionals, 1, 2);
+  const path = normalizePath(positionals[1] ?? "");
+  const store = await openStoreArg(positionals[0], { writable: false });
+  const root = await findNode(store, path);
+  const lines = [nodeLabel(root, `/${path}`)];
+  await writeChildren(store, root, "", lines);
+  await io.write(`${lines.join("\n")}\n`);
+}

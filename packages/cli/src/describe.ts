@@ -1,0 +1,165 @@
+/**
+ * What `zarr info` reports about a node, as one JSON-ready object: built from the
+ * metadata document plus a listing of the node's stored keys. Codecs are resolved only
+ * to say whether the array is readable with this CLI's registry; an array using a codec
+ * or data type the registry lacks is still described, an invalid document is an error.
+ */
+import { type Registry, resolveArray } from "@zarr/core";
+import {
+  type ArrayMetadata,
+  asZarrError,
+  type ChunkGrid,
+  type ChunkKeyEncoding,
+  isListable,
+  type JsonObject,
+  type JsonValue,
+  MetadataError,
+  mapConcurrent,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
+import { type ListedNode, listChildren, nodePrefix } from "./listing.js";
+
+/** Sizes of the keys below a node. */
+interface StoredKeys {
+  keys: string[];
+  bytes: number;
+}
+
+const SIZE_CONCURRENCY = 16;
+
+/** Every key under `prefix` and the sum of their sizes (`getSize` when the store has it, else `get`). */
+async function storedKeys(store: Store, prefix: string): Promise<StoredKeys> {
+  if (!isListable(store)) {
+    throw new ZarrError("UNSUPPORTED", `Cannot measure "${prefix || "/"}": the store cannot list keys`);
+  }
+  const keys: string[] = [];
+  try {
+    for await (const key of store.listPrefix(prefix)) keys.push(key);
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not list "${prefix}"`, prefix);
+  }
+  const sizes = await mapConcurrent(keys, SIZE_CONCURRENCY, async (key) => {
+    try {
+      if (store.getSize) return (await store.getSize(key)) ?? 0;
+      return (await store.get(key))?.length ?? 0;
+    } catch (error) {
+      throw asZarrError(error, "STORE_FAILED", `Could not read the size of "${key}"`, key);
+    }
+  });
+  keys.sort();
+  return { keys, bytes: sizes.reduce((a, b) => a + b, 0) };
+}
+
+/** Re-throws a key-less MetadataError with the document's key. */
+function inDocument<T>(key: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof MetadataError && error.key === undefined) {
+      throw new MetadataError(error.path, error.problem, { key, cause: error });
+    }
+    throw error;
+  }
+}
+
+function metadataKeyOf(path: string): string {
+  return `${nodePrefix(path)}zarr.json`;
+}
+
+/** The array's grid and key encoding, and whether its whole chain resolves. */
+async function resolveLayout(
+  store: Store,
+  node: ListedNode,
+  meta: ArrayMetadata,
+  registry: Registry,
+): Promise<{ grid: ChunkGrid; keys: ChunkKeyEncoding; problem: string | undefined }> {
+  try {
+    const array = await resolveArray(store, node.path, meta, { registry });
+    return { grid: array.chunkGrid, keys: array.chunkKeyEncoding, problem: undefined };
+  } catch (error) {
+    // A missing extension (codec, data type) still leaves a describable array; a broken
+    // document does not.
+    if (!(error instanceof ZarrError) || (error.code !== "CODEC_UNKNOWN" && error.code !== "UNSUPPORTED")) throw error;
+    const problem = `[${error.code}] ${error.message}`;
+    const key = metadataKeyOf(node.path);
+    const gridEntry = await registry.chunkGrid(meta.chunk_grid.name, { key, path: ["chunk_grid"] });
+    const grid = inDocument(key, () => gridEntry.fromConfig(meta.chunk_grid.configuration, meta.shape, ["chunk_grid"]));
+    const kenc = meta.chunk_key_encoding;
+    const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
+    const keys = inDocument(key, () => kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]));
+    return { grid, keys, problem };
+  }
+}
+
+/** The description of an array node. */
+async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry): Promise<JsonObject> {
+  const { grid, keys, problem } = await resolveLayout(store, node, meta, registry);
+  const prefix = nodePrefix(node.path);
+  const stored = await storedKeys(store, prefix);
+  const ndim = meta.shape.length;
+  let chunksStored = 0;
+  for (const key of stored.keys) {
+    const coords = keys.decode(key.slice(prefix.length), ndim);
+    if (coords?.every((c, d) => c < grid.gridShape[d])) chunksStored++;
+  }
+  const regular = meta.chunk_grid.name === "regular" ? meta.chunk_grid.configuration.chunk_shape : undefined;
+  const out: JsonObject = {
+    path: `/${node.path}`,
+    node_type: "array",
+    zarr_format: 3,
+    shape: meta.shape,
+    data_type: { name: meta.data_type.name, configuration: meta.data_type.configuration },
+    chunk_grid: { name: meta.chunk_grid.name, configuration: meta.chunk_grid.configuration },
+    chunk_shape: regular ?? null,
+    grid_shape: [...grid.gridShape],
+    chunk_key_encoding: { name: meta.chunk_key_encoding.name, configuration: meta.chunk_key_encoding.configuration },
+    fill_value: meta.fill_value,
+    codecs: meta.codecs as unknown as JsonValue[],
+    dimension_names: meta.dimension_names ?? null,
+    attributes: meta.attributes,
+    stored_bytes: stored.bytes,
+    stored_keys: stored.keys.length,
+    chunks_stored: chunksStored,
+    chunks_total: grid.gridShape.reduce((a, b) => a * b, 1),
+    readable: problem === undefined,
+  };
+  if (meta.storage_transformers.length > 0) out.storage_transformers = meta.storage_transformers as unknown as JsonValue[];
+  if (problem !== undefined) out.problem = problem;
+  return out;
+}
+
+/** The description of a group node. */
+async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject> {
+  const meta = node.metadata?.node_type === "group" ? node.metadata : undefined;
+  const children = await listChildren(store, node);
+  const stored = await storedKeys(store, nodePrefix(node.path));
+  return {
+    path: `/${node.path}`,
+    node_type: "group",
+    zarr_format: 3,
+    implicit: meta === undefined,
+    consolidated: meta?.consolidated_metadata != null,
+    attributes: meta?.attributes ?? {},
+    children: children.map((c) => {
+      const child: JsonObject = { name: c.name, node_type: c.kind };
+      if (c.metadata === undefined) child.implicit = true;
+      return child;
+    }),
+    stored_bytes: stored.bytes,
+    stored_keys: stored.keys.length,
+  };
+}
+
+/**
+ * Describes the node `node` (found with `findNode`) for `zarr info`.
+ *
+ * @example
+ * ```ts
+ * const info = await describeNode(store, await findNode(store, "t2m"), cliRegistry());
+ * ```
+ */
+export function describeNode(store: Store, node: ListedNode, registry: Registry): Promise<JsonObject> {
+  if (node.metadata?.node_type === "array") return describeArray(store, node, node.metadata, registry);
+  return describeGroup(store, node);
+}

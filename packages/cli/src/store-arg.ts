@@ -1,0 +1,59 @@
+/**
+ * Turning the STORE argument of a command into a store. Every command opens its store
+ * here, so new kinds of location (URLs, zip files) are added in one place.
+ */
+import { stat } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { FileSystemStore } from "@zarr/store-fs";
+import { openStore, storeScheme } from "@zarr/core";
+import { type Store, ZarrError } from "@zarr/spec";
+import { cliRegistry } from "./registry.js";
+
+/** Options of {@link openStoreArg}. */
+export interface OpenStoreArgOptions {
+  /** The command writes: the store may not exist yet (it is created on the first write). */
+  writable: boolean;
+}
+
+/**
+ * Opens the store a command-line argument names. For now a local directory (or a
+ * `file://` URL) opens as a FileSystemStore; URLs of other schemes (`https://…`, `s3://…`)
+ * and zip archives (`…/data.zarr.zip`, `zip+https://…`) open through the registry's store
+ * adapters (`UNSUPPORTED` names the package when none serves the scheme). A read-only
+ * open of a directory that does not exist throws `NODE_NOT_FOUND`; a path that is a file
+ * throws `INVALID_ARGUMENT`.
+ *
+ * @example
+ * ```ts
+ * const store = await openStoreArg("data.zarr", { writable: false });
+ * ```
+ */
+export async function openStoreArg(arg: string, options: OpenStoreArgOptions): Promise<Store> {
+  let dir = arg;
+  if (storeScheme(arg) !== "file") {
+    // URLs (http, s3, ...) and zip archives go through the registry's store adapters.
+    return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable });
+  }
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg)) {
+    try {
+      dir = fileURLToPath(arg);
+    } catch (error) {
+      throw new ZarrError("INVALID_ARGUMENT", `Invalid file URL "${arg}"`, { cause: error });
+    }
+  }
+  if (dir === "") throw new ZarrError("INVALID_ARGUMENT", "The store path is empty");
+  let isDirectory: boolean | undefined;
+  try {
+    isDirectory = (await stat(dir)).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      throw new ZarrError("STORE_FAILED", `Cannot open the store "${arg}": ${(error as Error).message}`, { cause: error });
+    }
+  }
+  if (isDirectory === false) throw new ZarrError("INVALID_ARGUMENT", `The store "${arg}" is not a directory`);
+  if (isDirectory === undefined && !options.writable) {
+    throw new ZarrError("NODE_NOT_FOUND", `No store at "${arg}": the directory does not exist`);
+  }
+  return new FileSystemStore(dir, { readOnly: !options.writable });
+}

@@ -1,0 +1,115 @@
+/**
+ * Conformance with zarr-python 3: `zarr get --format json` of every array in the v3
+ * fixture store equals the expected values, or, when the array needs a codec the CLI's
+ * registry lacks, fails with one CODEC_UNKNOWN line naming a missing codec.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cliRegistry } from "../src/registry.js";
+import { CONCURRENCY, FIXTURES, jsonDifference, pool, type RunResult, zarr } from "./helpers.js";
+
+const STORE = path.join(FIXTURES, "v3", "data.zarr");
+const EXPECTED = path.join(FIXTURES, "expected", "v3");
+
+interface CodecDef {
+  name: string;
+  configuration?: { codecs?: CodecDef[]; index_codecs?: CodecDef[] };
+}
+
+/** Every codec name in a chain, nested sharding chains included, in order. */
+function codecNames(codecs: (CodecDef | string)[]): string[] {
+  const out: string[] = [];
+  for (const c of codecs) {
+    if (typeof c === "string") {
+      out.push(c);
+      continue;
+    }
+    out.push(c.name);
+    out.push(...codecNames(c.configuration?.codecs ?? []), ...codecNames(c.configuration?.index_codecs ?? []));
+  }
+  return out;
+}
+
+/** Paths (relative to the store) of every array document. */
+function arrayPaths(dir: string, rel = ""): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const full = path.join(dir, entry);
+    if (!statSync(full).isDirectory()) continue;
+    const childRel = rel === "" ? entry : `${rel}/${entry}`;
+    try {
+      const doc = JSON.parse(readFileSync(path.join(full, "zarr.json"), "utf8"));
+      if (doc.node_type === "array") {
+        out.push(childRel);
+        continue;
+      }
+    } catch {
+      // no zarr.json: an implicit group or a chunk directory
+    }
+    out.push(...arrayPaths(full, childRel));
+  }
+  return out;
+}
+
+const arrays = arrayPaths(STORE);
+const registry = cliRegistry();
+const results = new Map<string, RunResult>();
+
+beforeAll(async () => {
+  const runs = await pool(arrays, CONCURRENCY, (p) => zarr(["get", STORE, p, "--format", "json"]));
+  for (const [i, p] of arrays.entries()) results.set(p, runs[i]);
+});
+
+describe("zarr get on zarr-python 3 fixtures", () => {
+  it("finds every array that has expected values", () => {
+    expect(arrays.length).toBeGreaterThanOrEqual(40);
+    for (const p of arrays) expect(statSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`)).isFile()).toBe(true);
+  });
+
+  it.each(arrays)("%s", (p) => {
+    const meta = JSON.parse(readFileSync(path.join(STORE, p, "zarr.json"), "utf8"));
+    const names = codecNames(meta.codecs);
+    const missing = names.filter((n) => !registry.has("codec", n));
+    const r = results.get(p)!;
+    if (missing.length === 0) {
+      expect(r.stderr, r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const got = JSON.parse(r.stdout.toString("utf8"));
+      const expected = JSON.parse(readFileSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`), "utf8"));
+      expect(got.shape).toEqual(expected.shape);
+      expect(jsonDifference(got.values, expected.values)).toBeUndefined();
+    } else {
+      expect(r.code).toBe(1);
+      expect(r.stdout.length).toBe(0);
+      const lines = r.stderr.split("\n").filter((l) => l !== "");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^zarr: \[CODEC_UNKNOWN\] /);
+      expect(missing.some((n) => lines[0].includes(`"${n}"`))).toBe(true);
+    }
+  });
+
+  it("reads at least one fixture completely with the built-in codecs", () => {
+    const readable = arrays.filter((p) => results.get(p)?.code === 0);
+    expect(readable).toContain("1d.contiguous.raw.i2");
+  });
+});
+
+describe("zarr get on the zipped fixtures and through file: URLs", () => {
+  const cases = [
+    ["v3/data.zipped_from_within.zarr.zip", "3d.chunked.mixed.compressed.sharded.i2"],
+    ["v3/data.zipped_from_parent.zarr.zip", "1d.contiguous.blosc.i2"],
+    ["v3/data.uncompressed.zarr.zip", "2d.chunked.string.vlen"],
+  ] as const;
+  it.each(cases)("%s %s", async (zip, p) => {
+    const r = await zarr(["get", path.join(FIXTURES, zip), p, "--format", "json"]);
+    expect(r.stderr).toBe("");
+    const expected = JSON.parse(readFileSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`), "utf8"));
+    expect(jsonDifference(JSON.parse(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
+  });
+  it("file: URL", async () => {
+    const r = await zarr(["get", pathToFileURL(STORE).href, "1d.contiguous.f8", "--format", "json"]);
+    expect(r.code).toBe(0);
+  });
+});

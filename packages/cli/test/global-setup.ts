@@ -1,0 +1,43 @@
+/**
+ * Builds the CLI and the workspace packages it imports at run time (their dist/) when
+ * a dist/ is missing or older than its sources, so the subprocess tests never run a
+ * stale `zarr`. Under `pnpm test`, turbo has already built them and this does nothing.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const packagesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const tsc = path.resolve(packagesDir, "../node_modules/typescript/bin/tsc");
+/** In dependency order. */
+const PACKAGES = ["spec", "core", "store-fs", "cli"];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export default function setup(): void {
+  for (const name of PACKAGES) {
+    const dir = path.join(packagesDir, name);
+    const marker = path.join(dir, "dist", "index.js");
+    const sources = Math.max(newestMtime(path.join(dir, "src")), statSync(path.join(dir, "package.json")).mtimeMs);
+    if (existsSync(marker) && statSync(marker).mtimeMs >= sources) continue;
+    try {
+      execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: dir, stdio: "pipe" });
+    } catch (error) {
+      const out = (error as { stdout?: Buffer }).stdout?.toString() ?? "";
+      // A package another engineer is editing may not compile right now: use its last build.
+      if (name !== "cli" && existsSync(marker)) {
+        console.warn(`global-setup: could not rebuild @zarr/${name}, using its existing dist/\n${out}`);
+        continue;
+      }
+      throw new Error(`Building @zarr/${name} failed:\n${out}`);
+    }
+  }
+}

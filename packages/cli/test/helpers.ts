@@ -1,0 +1,128 @@
+/** Running the built `zarr` command and Python from tests. */
+import { fixturesDir, requirePythonZarr } from "../../../scripts/test-env.mjs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const TEST_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const CLI = path.resolve(TEST_DIR, "../bin/zarr.js");
+export const PYTHON = "/usr/bin/python3";
+export const FIXTURES = path.join(fixturesDir(), "zarr-python");
+
+/** Subprocesses in flight at once (they mostly wait for process start-up). */
+export const CONCURRENCY = Math.max(2, os.availableParallelism() * 2);
+
+/** What a `zarr` run produced. */
+export interface RunResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+  /** The command line, for failure messages. */
+  command: string;
+}
+
+/** Runs `node bin/zarr.js ...args`. */
+export function zarr(args: string[], options: { cwd?: string } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd, encoding: "buffer", maxBuffer: 1 << 30, env: { ...process.env, ZARR_DEBUG: "" } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        if (code === -1) reject(error);
+        else resolve({ code, stdout, stderr: stderr.toString("utf8"), command: `zarr ${args.join(" ")}` });
+      },
+    );
+  });
+}
+
+/** Runs `zarr` and fails with its stderr unless it exits 0. */
+export async function zarrOk(args: string[]): Promise<RunResult> {
+  const r = await zarr(args);
+  if (r.code !== 0) throw new Error(`${r.command} exited ${r.code}: ${r.stderr}`);
+  return r;
+}
+
+/** No __pycache__ in the test directory. */
+const PYTHON_ENV = { ...process.env, PYTHONDONTWRITEBYTECODE: "1" };
+
+/** Runs Python code with /usr/bin/python3 (numpy available), returning stdout. */
+export function python(code: string, args: string[] = [], input?: string): string {
+  requirePythonZarr();
+  return execFileSync(PYTHON, ["-c", code, ...args], {
+    input,
+    env: PYTHON_ENV,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    cwd: TEST_DIR,
+  });
+}
+
+/** Runs a Python script of the test directory with /usr/bin/python3, returning stdout. */
+export function pythonScript(script: string, args: string[] = [], input?: string): string {
+  requirePythonZarr();
+  return execFileSync(PYTHON, [path.join(TEST_DIR, script), ...args], {
+    input,
+    env: PYTHON_ENV,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+}
+
+/** Runs `worker` over `items` with at most `limit` in flight. */
+export async function pool<T, R>(items: readonly T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await worker(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return results;
+}
+
+const tempDirs: string[] = [];
+
+/** A fresh temporary directory (removed by {@link removeTempDirs}). */
+export function tempDir(prefix = "zarr-cli-"): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Removes every directory {@link tempDir} made; call it from `afterAll`. */
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Deep equality for JSON values where numbers compare with `Object.is` (so -0 differs
+ * from 0). Returns the JSON path of the first difference, or undefined.
+ */
+export function jsonDifference(a: unknown, b: unknown, where = "$"): string | undefined {
+  if (typeof a === "number" && typeof b === "number") return Object.is(a, b) ? undefined : `${where}: ${a} vs ${b}`;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${where}: length ${a.length} vs ${b.length}`;
+    for (let i = 0; i < a.length; i++) {
+      const d = jsonDifference(a[i], b[i], `${where}[${i}]`);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    if (ka.join("\0") !== kb.join("\0")) return `${where}: keys ${ka} vs ${kb}`;
+    for (const k of ka) {
+      const d = jsonDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${where}.${k}`);
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  return a === b ? undefined : `${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}

@@ -1,0 +1,144 @@
+/**
+ * HTTP byte ranges: the `Range` header for a `ByteRange`, parsing `Content-Range`, and
+ * taking the requested bytes out of a 206, 200 or 416 response — checking that what the
+ * server says it sent is what was asked for.
+ */
+import { type ByteRange, resolveByteRange, ZarrError } from "@zarr/spec";
+import { TransientError } from "./transient-error.js";
+
+/** A validated range request. `end` is inclusive, as in HTTP. */
+export type RangeRequest =
+  | { kind: "bounded"; start: number; end: number }
+  | { kind: "open"; start: number }
+  | { kind: "suffix"; length: number }
+  /** Zero bytes: HTTP cannot ask for them (`bytes=-0` is unsatisfiable), so only existence is checked. */
+  | { kind: "empty" };
+
+/** Validates `range` (`INVALID_ARGUMENT` for negative or non-integer numbers) and classifies it. */
+export function planRange(range: ByteRange): RangeRequest {
+  if (typeof range !== "object" || range === null) {
+    throw new ZarrError("INVALID_ARGUMENT", `Invalid byte range ${String(range)}: expected {offset, length} or {suffixLength}`);
+  }
+  resolveByteRange(range, 0); // throws INVALID_ARGUMENT for bad numbers
+  if ("suffixLength" in range) return range.suffixLength === 0 ? { kind: "empty" } : { kind: "suffix", length: range.suffixLength };
+  const { offset, length } = range;
+  if (length === 0) return { kind: "empty" };
+  if (length === undefined || offset + length - 1 > Number.MAX_SAFE_INTEGER) return { kind: "open", start: offset };
+  return { kind: "bounded", start: offset, end: offset + length - 1 };
+}
+
+/** The `Range` header value of a (non-empty) range request. */
+export function rangeHeader(request: Exclude<RangeRequest, { kind: "empty" }>): string {
+  switch (request.kind) {
+    case "bounded":
+      return `bytes=${request.start}-${request.end}`;
+    case "open":
+      return `bytes=${request.start}-`;
+    case "suffix":
+      return `bytes=-${request.length}`;
+  }
+}
+
+/** A parsed `Content-Range`: the bytes sent (`start`..`end` inclusive) and the full size if known. */
+export interface ContentRange {
+  start: number;
+  end: number;
+  total: number | undefined;
+}
+
+function safeNumber(digits: string, header: string): number {
+  const n = Number(digits);
+  if (!Number.isSafeInteger(n)) throw new TransientError(`Content-Range "${header}" holds a number out of range`);
+  return n;
+}
+
+/**
+ * Parses `Content-Range: bytes a-b/total` (total may be `*`). Undefined when the header is
+ * absent (a cross-origin response that does not expose it); throws `TransientError` when
+ * it is malformed or inconsistent.
+ */
+export function parseContentRange(header: string | null): ContentRange | undefined {
+  if (header === null) return undefined;
+  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(header);
+  if (m === null) throw new TransientError(`malformed Content-Range "${header}"`);
+  const start = safeNumber(m[1], header);
+  const end = safeNumber(m[2], header);
+  const total = m[3] === "*" ? undefined : safeNumber(m[3], header);
+  if (end < start || (total !== undefined && end >= total)) {
+    throw new TransientError(`inconsistent Content-Range "${header}"`);
+  }
+  return { start, end, total };
+}
+
+/** The full size from a 416's `Content-Range: bytes *\/total`, if present and well-formed. */
+export function unsatisfiedTotal(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const m = /^\s*bytes\s+\*\/(\d+)\s*$/i.exec(header);
+  return m === null ? undefined : Number(m[1]);
+}
+
+/** Bytes `[from, to)` of `body`: the body itself when that is all of it, else a compact copy. */
+function part(body: Uint8Array, from: number, to: number): Uint8Array {
+  // A copy, not a view: a small range must not keep a large response alive.
+  return from === 0 && to === body.length ? body : body.slice(from, to);
+}
+
+/**
+ * The requested bytes of a 206 response whose body (already checked against the
+ * expected length) is `body`. `sent` is its Content-Range; a mismatch with the request
+ * (a different start, fewer bytes than asked while not at the end) throws `TransientError`.
+ */
+export function bytesFromPartial(request: RangeRequest, sent: ContentRange | undefined, body: Uint8Array): Uint8Array {
+  const mismatch = (): never => {
+    const what = sent === undefined ? `${body.length} bytes` : `bytes ${sent.start}-${sent.end}/${sent.total ?? "*"}`;
+    throw new TransientError(`the server sent ${what} for ${request.kind === "empty" ? "an empty range" : rangeHeader(request)}`);
+  };
+  if (request.kind === "empty") return new Uint8Array(0);
+  if (sent === undefined) {
+    // No Content-Range to check against (browsers hide it cross-origin unless exposed):
+    // accept a body no longer than asked for; its length was checked against Content-Length.
+    if (request.kind === "bounded" && body.length > request.end - request.start + 1) mismatch();
+    if (request.kind === "suffix" && body.length > request.length) mismatch();
+    return body;
+  }
+  const { start, end, total } = sent;
+  const atEnd = total === undefined || end === total - 1;
+  switch (request.kind) {
+    case "bounded": {
+      if (start > request.start || end < request.start) mismatch();
+      if (end < request.end && !atEnd) mismatch();
+      return part(body, request.start - start, Math.min(request.end, end) - start + 1);
+    }
+    case "open": {
+      if (start > request.start || end < request.start || !atEnd) mismatch();
+      return part(body, request.start - start, body.length);
+    }
+    case "suffix": {
+      if (total === undefined) return part(body, Math.max(0, body.length - request.length), body.length);
+      const first = Math.max(0, total - request.length);
+      if (start > first || !atEnd) mismatch();
+      return part(body, first - start, body.length);
+    }
+  }
+}
+
+/** The requested bytes of a 200 response (the server ignored `Range`): sliced locally, clamped like HTTP. */
+export function bytesFromFull(range: ByteRange, body: Uint8Array): Uint8Array {
+  const [from, to] = resolveByteRange(range, body.length);
+  return part(body, from, to);
+}
+
+/**
+ * For a 416 response: checks that the range really lies past the end (a request HTTP
+ * cannot satisfy and `resolveByteRange` clamps to nothing) and returns no bytes. A total
+ * size that contradicts this throws `TransientError`.
+ */
+export function bytesFromUnsatisfiable(request: RangeRequest, total: number | undefined): Uint8Array {
+  if (total !== undefined) {
+    const satisfiable = request.kind === "suffix" ? total > 0 : request.kind !== "empty" && request.start < total;
+    if (satisfiable) {
+      throw new TransientError(`the server answered 416 for ${rangeHeader(request as Exclude<RangeRequest, { kind: "empty" }>)} although the value has ${total} bytes`);
+    }
+  }
+  return new Uint8Array(0);
+}

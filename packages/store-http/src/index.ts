@@ -1,0 +1,9 @@
+/**
+ * @zarr/store-http: a Zarr store over HTTP(S) with fetch — byte ranges (suffix ranges in
+ * one request), retries with backoff, per-request timeouts, optional PUT/DELETE writes.
+ * Runs in Node ≥ 20 and browsers (only fetch, Headers, AbortSignal and URL are used).
+ */
+export { HttpStore } from "./http-store.js";
+export { httpStoreEntry } from "./entry.js";
+export type { FetchLike, HttpHeadersOption, HttpRequestInfo, HttpStoreOptions } from "./options.js";
+export { DEFAULT_MAX_RETRY_DELAY, DEFAULT_RETRIES, DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT } from "./options.js";

@@ -1,0 +1,115 @@
+/** The options of an HttpStore, their defaults, and their validation. */
+import { ZarrError } from "@zarr/spec";
+
+/** A `fetch`-compatible function: the global `fetch`, or a wrapper that signs or records requests. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** What a `headers` function is told about the request it adds headers to. */
+export interface HttpRequestInfo {
+  /** `"GET"`, `"HEAD"`, `"PUT"` or `"DELETE"`. */
+  method: string;
+  /** The full request URL (base URL, encoded key and the base's query string). */
+  url: string;
+  /** The store key requested. */
+  key: string;
+}
+
+/**
+ * Extra request headers: a fixed set, or a function called before every request attempt
+ * (so a retried request gets a fresh token).
+ */
+export type HttpHeadersOption = HeadersInit | ((request: HttpRequestInfo) => HeadersInit | Promise<HeadersInit>);
+
+/** Options of `new HttpStore(url, options)`. */
+export interface HttpStoreOptions {
+  /** Headers sent with every request (e.g. `Authorization`), or a function returning them per request. */
+  headers?: HttpHeadersOption;
+  /** The fetch implementation. Default: the global `fetch`. */
+  fetch?: FetchLike;
+  /** Extra `fetch` settings for every request, e.g. `{ credentials: "include" }` or `{ cache: "no-store" }` in browsers. */
+  requestInit?: Omit<RequestInit, "method" | "headers" | "body" | "signal">;
+  /** Per-attempt time limit in ms, covering the response headers and the body. `0` or `Infinity` disables it. Default 30 000. */
+  timeout?: number;
+  /** How many times a failed request is retried (so `retries + 1` attempts at most). Default 3. */
+  retries?: number;
+  /** Base of the exponential backoff in ms: retry n waits a random time in `[0, min(maxRetryDelay, retryDelay·2ⁿ))`. Default 100. */
+  retryDelay?: number;
+  /** Upper bound in ms of any wait between attempts, including one asked for by `Retry-After`. Default 5 000. */
+  maxRetryDelay?: number;
+  /** Statuses that mean "no such key" (`undefined`). Default `[404]`; `[403, 404]` suits S3-style public buckets. */
+  missingStatuses?: readonly number[];
+  /** When `false`, `set` sends PUT and `delete` sends DELETE. Default `true` (they throw `STORE_READ_ONLY`). */
+  readOnly?: boolean;
+}
+
+/** The options with defaults filled in. */
+export interface HttpStoreSettings {
+  headers: HttpHeadersOption | undefined;
+  fetch: FetchLike;
+  requestInit: Omit<RequestInit, "method" | "headers" | "body" | "signal">;
+  timeout: number;
+  retries: number;
+  retryDelay: number;
+  maxRetryDelay: number;
+  missingStatuses: ReadonlySet<number>;
+  readOnly: boolean;
+}
+
+/** Default per-attempt time limit: 30 s. */
+export const DEFAULT_TIMEOUT = 30_000;
+/** Default number of retries after a failed attempt: 3 (4 attempts in all). */
+export const DEFAULT_RETRIES = 3;
+/** Default backoff base: 100 ms (waits grow 100, 200, 400... ms at most, randomised). */
+export const DEFAULT_RETRY_DELAY = 100;
+/** Default cap of a wait between attempts (backoff or `Retry-After`): 5 s. */
+export const DEFAULT_MAX_RETRY_DELAY = 5_000;
+
+// Looked up at call time so a fetch installed (or mocked) after the store was made is used.
+const globalFetch: FetchLike = (url, init) => globalThis.fetch(url, init);
+
+function invalid(name: string, expected: string, value: unknown): never {
+  throw new ZarrError("INVALID_ARGUMENT", `HttpStore option "${name}" must be ${expected}, got ${String(value)}`);
+}
+
+function nonNegative(name: string, value: unknown, fallback: number, { integer = false, infinite = false } = {}): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) invalid(name, "a non-negative number", value);
+  if (value === Number.POSITIVE_INFINITY) {
+    if (!infinite) invalid(name, "a finite number", value);
+    return value;
+  }
+  if (integer && !Number.isSafeInteger(value)) invalid(name, "a non-negative integer", value);
+  return value;
+}
+
+/** Validates the options (`INVALID_ARGUMENT` naming the bad one) and fills in the defaults. */
+export function resolveSettings(options: HttpStoreOptions = {}): HttpStoreSettings {
+  if (typeof options !== "object" || options === null) invalid("options", "an object", options);
+  const { headers, fetch, requestInit, missingStatuses, readOnly } = options;
+  if (fetch !== undefined && typeof fetch !== "function") invalid("fetch", "a function", fetch);
+  if (headers !== undefined && (headers === null || (typeof headers !== "object" && typeof headers !== "function"))) {
+    invalid("headers", "a headers object or a function", headers);
+  }
+  if (requestInit !== undefined && (typeof requestInit !== "object" || requestInit === null)) {
+    invalid("requestInit", "an object", requestInit);
+  }
+  if (readOnly !== undefined && typeof readOnly !== "boolean") invalid("readOnly", "a boolean", readOnly);
+  if (
+    missingStatuses !== undefined &&
+    (!Array.isArray(missingStatuses) || !missingStatuses.every((s) => Number.isInteger(s) && s >= 400 && s <= 599))
+  ) {
+    invalid("missingStatuses", "an array of HTTP error statuses (400-599)", missingStatuses);
+  }
+  const timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT, { infinite: true });
+  return {
+    headers,
+    fetch: fetch ?? globalFetch,
+    requestInit: requestInit ?? {},
+    timeout: timeout === 0 ? Number.POSITIVE_INFINITY : timeout,
+    retries: nonNegative("retries", options.retries, DEFAULT_RETRIES, { integer: true }),
+    retryDelay: nonNegative("retryDelay", options.retryDelay, DEFAULT_RETRY_DELAY),
+    maxRetryDelay: nonNegative("maxRetryDelay", options.maxRetryDelay, DEFAULT_MAX_RETRY_DELAY),
+    missingStatuses: new Set(missingStatuses ?? [404]),
+    readOnly: readOnly ?? true,
+  };
+}

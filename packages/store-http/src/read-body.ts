@@ -1,0 +1,76 @@
+/** Reading a response body completely, or not at all. */
+import { TransientError } from "./transient-error.js";
+
+// Above this, a body of announced length is collected in pieces and joined once it has
+// really arrived, so a lying header cannot make us allocate gigabytes up front.
+const PREALLOCATE_LIMIT = 64 * 1024 * 1024;
+
+/** True when the body was sent with a content coding (gzip, br...) that fetch decodes. */
+export function hasContentCoding(response: Response): boolean {
+  const encoding = response.headers.get("content-encoding");
+  return encoding !== null && !/^\s*(identity)?\s*$/i.test(encoding);
+}
+
+/**
+ * The response's `Content-Length` when it counts the bytes fetch hands over: not when a
+ * content coding (gzip...) was applied, since fetch decodes it and the header counts the
+ * encoded bytes. Undefined when absent, unusable, or hidden (by CORS).
+ */
+export function declaredLength(response: Response): number | undefined {
+  if (hasContentCoding(response)) return undefined;
+  const header = response.headers.get("content-length");
+  if (header === null || !/^\s*\d+\s*$/.test(header)) return undefined;
+  const n = Number(header);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** Discards a body we do not need, so its connection is freed for the next request. */
+export function discardBody(response: Response): void {
+  if (response.body !== null && !response.bodyUsed) response.body.cancel().catch(() => {});
+}
+
+/**
+ * The whole body as a Uint8Array on its own ArrayBuffer (byteOffset 0). With `expected`
+ * set, the body must be exactly that long: a body that ends early (a connection closed
+ * or reset mid-transfer) or runs long throws `TransientError` — it is never returned.
+ * Stream errors (a reset connection, an abort) reject as they are.
+ */
+export async function readBody(response: Response, expected: number | undefined): Promise<Uint8Array> {
+  if (expected === undefined) return new Uint8Array(await response.arrayBuffer());
+  const body = response.body;
+  if (body === null) {
+    if (expected !== 0) throw new TransientError(`the response has no body, expected ${expected} bytes`);
+    return new Uint8Array(0);
+  }
+  const reader = body.getReader();
+  let out = expected <= PREALLOCATE_LIMIT ? new Uint8Array(expected) : undefined;
+  const pieces: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (received + value.length > expected) {
+        throw new TransientError(`the body is longer than the ${expected} bytes announced`);
+      }
+      if (out !== undefined) out.set(value, received);
+      else pieces.push(value);
+      received += value.length;
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  }
+  if (received !== expected) {
+    throw new TransientError(`the body ended after ${received} of ${expected} bytes (connection closed early)`);
+  }
+  if (out === undefined) {
+    out = new Uint8Array(expected);
+    let at = 0;
+    for (const piece of pieces) {
+      out.set(piece, at);
+      at += piece.length;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
+
+it("the README example runs", () => {
+  const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
+  expect(out).toContain("[ 'air temp' ]");
+  expect(out.replace(/\s+/g, " ")).toContain("[ 2, 4 ] [ 6, 7, 8, 9, 12, 13, 14, 15 ]");
+  expect(out).toContain("STORE_READ_ONLY");
+  expect(out).toContain("ABORTED");
+  expect(out).toContain("GET /air%20temp/c/0/0 (bytes=-8)");
+  expect(out).toContain("HEAD /air%20temp/c/0/0");
+  expect(out).toContain("PUT /notes/hello.txt");
+  expect(out).toContain("true true");
+});
