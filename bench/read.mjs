@@ -1,52 +1,98 @@
 #!/usr/bin/env node
-// Read benchmark: the same 256 MiB float32 array (8192×8192, 512×512 chunks) read by
-// @zarr, by zarrita.js (both from a Zarr v3 copy) and by zarr-python 2.13 (from a Zarr v2
-// copy whose chunk files are byte-identical), all in one run. Prints throughput and ratios.
+// Read benchmark: the same 256 MiB float32 array (8192×8192, 512×512 chunks) in several
+// encodings, each read by @zarr and by zarrita.js (from a Zarr v3 copy) and by zarr-python
+// 2.13 (from a Zarr v2 copy whose chunk files are byte-identical), all in one run. Prints
+// throughput and ratios.
 //
-//   node bench/read.mjs            full size
-//   node bench/read.mjs --smoke    1024×1024, one repetition (a quick check that it runs)
+//   node bench/read.mjs                      every variant, full size
+//   node bench/read.mjs --smoke              1024×1024, one repetition, a quick check that it runs
+//   node bench/read.mjs --only gzip,zstd     some variants
+//   node bench/read.mjs --workers 2          decode in 2 worker threads (@zarr only)
+//
+// The chunks are written once by zarr-python (numcodecs' C libraries) into bench/data/.
 import { execFileSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { createArray, get, openArray, set, slice } from "@zarr/core";
+import { createWorkerPool } from "@zarr/all/workers";
+import { get, openArray, slice } from "@zarr/all";
 import { FileSystemStore } from "@zarr/store-fs";
 import { FileSystemStore as ZarritaFileSystemStore } from "@zarrita/storage";
 import * as zarrita from "zarrita";
 
-const smoke = process.argv.includes("--smoke");
+const args = process.argv.slice(2);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args[i + 1];
+};
+const smoke = args.includes("--smoke");
 const N = smoke ? 1024 : 8192;
 const C = smoke ? 256 : 512;
 const REPS = smoke ? 1 : 5;
+const workers = Number(option("--workers") ?? 0);
 const dataDir = join(import.meta.dirname, "data", smoke ? "smoke" : "full");
-const bytes = N * N * 4;
 const MiB = 1024 * 1024;
 
-/** Variants of the same data; issue 3 adds compressed ones. */
-const variants = [{ name: "uncompressed", v3codecs: [{ name: "bytes", configuration: { endian: "little" } }], v2compressor: null }];
+/** The encodings: numcodecs compressor config (v2) and the equivalent v3 codec chain. */
+const VARIANTS = [
+  { name: "uncompressed", v2: null, v3: [] },
+  { name: "gzip", v2: { id: "gzip", level: 1 }, v3: [{ name: "gzip", configuration: { level: 1 } }] },
+  { name: "zlib", v2: { id: "zlib", level: 1 }, v3: [{ name: "numcodecs.zlib", configuration: { level: 1 } }] },
+  { name: "zstd", v2: { id: "zstd", level: 1 }, v3: [{ name: "zstd", configuration: { level: 1, checksum: false } }] },
+  {
+    name: "blosc-lz4-shuffle",
+    v2: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+    v3: [{ name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
+  },
+  {
+    name: "blosc-zstd-bitshuffle",
+    v2: { id: "blosc", cname: "zstd", clevel: 5, shuffle: 2, blocksize: 0 },
+    v3: [{ name: "blosc", configuration: { cname: "zstd", clevel: 5, shuffle: "bitshuffle", typesize: 4, blocksize: 0 } }],
+  },
+];
+const only = option("--only")?.split(",");
+const variants = only ? VARIANTS.filter((v) => only.includes(v.name)) : VARIANTS;
 
-function values() {
-  const v = new Float32Array(N * N);
-  for (let i = 0; i < v.length; i++) v[i] = Math.sin(i * 0.001) * 100 + (i % N) * 0.01;
-  return v;
-}
-
-async function prepare(variant) {
+/** Writes the v2 copy with zarr-python (C codecs, fast), then links its chunk files into a v3 layout. */
+function prepare(variant) {
   const dir = join(dataDir, variant.name);
-  const v3 = join(dir, "v3.zarr");
   const v2 = join(dir, "v2.zarr");
-  if (existsSync(join(v2, ".zarray"))) return { v3, v2 };
+  const v3 = join(dir, "v3.zarr");
+  if (existsSync(join(v3, "zarr.json"))) return { v2, v3 };
   rmSync(dir, { recursive: true, force: true });
-  const store = new FileSystemStore(v3);
-  const arr = await createArray(store, "", { shape: [N, N], chunkShape: [C, C], dataType: "float32", fillValue: 0, codecs: variant.v3codecs });
-  await set(arr, null, values());
-  // The v2 copy: same chunk bytes, v2 keys ("i.j") and metadata.
-  mkdirSync(v2, { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  const code = `
+import json, sys, numpy as np, zarr, numcodecs
+n, c, path, comp = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
+i = np.arange(n * n, dtype=np.float64)
+data = (np.sin(i * 0.001) * 100 + (i % n) * 0.01).astype("<f4").reshape(n, n)
+z = zarr.open_array(path, mode="w", shape=(n, n), chunks=(c, c), dtype="<f4", fill_value=0,
+                    compressor=numcodecs.get_codec(comp) if comp else None)
+z[:] = data
+`;
+  execFileSync("/usr/bin/python3", ["-c", code, String(N), String(C), v2, JSON.stringify(variant.v2)]);
+  mkdirSync(join(v3, "c"), { recursive: true });
   writeFileSync(
-    join(v2, ".zarray"),
-    JSON.stringify({ zarr_format: 2, shape: [N, N], chunks: [C, C], dtype: "<f4", compressor: variant.v2compressor, fill_value: 0, filters: null, order: "C" }),
+    join(v3, "zarr.json"),
+    JSON.stringify({
+      zarr_format: 3,
+      node_type: "array",
+      shape: [N, N],
+      data_type: "float32",
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [C, C] } },
+      chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+      fill_value: 0,
+      codecs: [{ name: "bytes", configuration: { endian: "little" } }, ...variant.v3],
+      attributes: {},
+    }),
   );
-  for (const i of readdirSync(join(v3, "c"))) for (const j of readdirSync(join(v3, "c", i))) linkSync(join(v3, "c", i, j), join(v2, `${i}.${j}`));
-  return { v3, v2 };
+  for (const name of readdirSync(v2)) {
+    if (name.startsWith(".")) continue;
+    const [i, j] = name.split(".");
+    mkdirSync(join(v3, "c", i), { recursive: true });
+    linkSync(join(v2, name), join(v3, "c", i, j)); // byte-identical chunk files
+  }
+  return { v2, v3 };
 }
 
 async function time(fn) {
@@ -70,44 +116,53 @@ for _ in range(int(sys.argv[2])):
     a = z[${selection}]
     times.append(time.perf_counter() - t0)
 times.sort()
-print(json.dumps({"median": times[len(times) // 2], "sum": float(a[:3].sum() if a.ndim == 1 else a[0, :3].sum())}))
+print(json.dumps(times[len(times) // 2]))
 `;
-  try {
-    return JSON.parse(execFileSync("/usr/bin/python3", ["-c", code, v2, String(REPS)], { encoding: "utf8" })).median;
-  } catch (error) {
-    console.error(`zarr-python unavailable: ${error.message.split("\n")[0]}`);
-    return undefined;
-  }
+  return JSON.parse(execFileSync("/usr/bin/python3", ["-c", code, v2, String(REPS)], { encoding: "utf8" }));
 }
 
+const pool = workers > 0 ? createWorkerPool({ size: workers }) : undefined;
 const rows = [];
 for (const variant of variants) {
-  const { v3, v2 } = await prepare(variant);
+  const { v2, v3 } = prepare(variant);
   const ours = await openArray(new FileSystemStore(v3, { readOnly: true }), "");
   const theirs = await zarrita.open(zarrita.root(new ZarritaFileSystemStore(v3)), { kind: "array" });
-  const full = {
-    "@zarr": await time(() => get(ours)),
-    "zarrita.js": await time(() => zarrita.get(theirs)),
-    "zarr-python 2.13": zarrPython(v2, ":"),
-  };
   const lo = N / 8;
-  const hi = N / 8 + N / 4;
-  const sub = {
-    "@zarr": await time(() => get(ours, [slice(lo, hi), slice(lo, hi)])),
-    "zarrita.js": await time(() => zarrita.get(theirs, [zarrita.slice(lo, hi), zarrita.slice(lo, hi)])),
-    "zarr-python 2.13": zarrPython(v2, `${lo}:${hi}, ${lo}:${hi}`),
-  };
-  rows.push({ variant: variant.name, selection: "full", mb: bytes / MiB, t: full });
-  rows.push({ variant: variant.name, selection: `[${lo}:${hi}, ${lo}:${hi}]`, mb: ((hi - lo) * (hi - lo) * 4) / MiB, t: sub });
-}
-
-console.log(`\nRead benchmark: ${N}×${N} float32 (${bytes / MiB} MiB), ${C}×${C} chunks, median of ${REPS}\n`);
-console.log("variant        selection          reader              time (s)   MiB/s   @zarr speed-up");
-for (const r of rows) {
-  for (const [reader, t] of Object.entries(r.t)) {
-    const speed = t === undefined ? "n/a" : (r.mb / t).toFixed(0);
-    const ratio = t === undefined ? "n/a" : reader === "@zarr" ? "" : `${(t / r.t["@zarr"]).toFixed(2)}×`;
-    console.log(`${r.variant.padEnd(15)}${r.selection.padEnd(19)}${reader.padEnd(20)}${(t ?? Number.NaN).toFixed(3).padStart(8)}${speed.padStart(8)}   ${ratio}`);
+  const hi = lo + N / 4;
+  const selections = [
+    { label: "full", mb: (N * N * 4) / MiB, ours: null, zarrita: null, python: ":" },
+    {
+      label: `[${lo}:${hi}, ${lo}:${hi}]`,
+      mb: ((hi - lo) * (hi - lo) * 4) / MiB,
+      ours: [slice(lo, hi), slice(lo, hi)],
+      zarrita: [zarrita.slice(lo, hi), zarrita.slice(lo, hi)],
+      python: `${lo}:${hi}, ${lo}:${hi}`,
+    },
+  ];
+  for (const s of selections) {
+    rows.push({
+      variant: variant.name,
+      selection: s.label,
+      mb: s.mb,
+      t: {
+        "@zarr": await time(() => get(ours, s.ours, { workers: pool })),
+        "zarrita.js": await time(() => zarrita.get(theirs, s.zarrita ?? undefined)),
+        "zarr-python 2.13": zarrPython(v2, s.python),
+      },
+    });
   }
 }
-console.log("\n(speed-up = the other reader's time / @zarr's time; > 1 means @zarr is faster)");
+await pool?.close();
+
+console.log(
+  `\nRead benchmark: ${N}×${N} float32 (${(N * N * 4) / MiB} MiB), ${C}×${C} chunks, median of ${REPS}; ` +
+    `${availableParallelism()} CPUs; @zarr decode workers: ${workers || "none (main thread)"}\n`,
+);
+console.log(`${"variant".padEnd(23)}${"selection".padEnd(22)}${"reader".padEnd(19)}${"time (s)".padStart(9)}${"MiB/s".padStart(8)}   @zarr speed-up`);
+for (const r of rows) {
+  for (const [reader, t] of Object.entries(r.t)) {
+    const ratio = reader === "@zarr" ? "" : `${(t / r.t["@zarr"]).toFixed(2)}×`;
+    console.log(`${r.variant.padEnd(23)}${r.selection.padEnd(22)}${reader.padEnd(19)}${t.toFixed(3).padStart(9)}${(r.mb / t).toFixed(0).padStart(8)}   ${ratio}`);
+  }
+}
+console.log("\n(speed-up = the other reader's time / @zarr's time; above 1 means @zarr is faster)");

@@ -1,3 +1,4 @@
+import { offload, workerModuleUrl } from "@zarr/spec";
 /**
  * The blosc codec entry: "blosc" (Zarr v3) with the alias "numcodecs.blosc". Decoding
  * needs no configuration (the chunk header says everything); encoding uses the
@@ -7,6 +8,9 @@ import type { BytesToBytesCodec, CodecEntry, ExtensionObject } from "@zarr/spec"
 import { bloscCompress } from "./compress.js";
 import { type BloscConfig, parseBloscConfig } from "./config.js";
 import { bloscDecompress } from "./decompress.js";
+
+/** Where worker threads find the decoder. */
+const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 /** The metadata form of a resolved configuration, in the shape it was written in. */
 function toMetadata(c: BloscConfig): ExtensionObject {
@@ -55,7 +59,8 @@ export const blosc: CodecEntry = {
       kind: "bytes_to_bytes",
       name: metadata.name,
       encode: (bytes) => bloscCompress(bytes, options),
-      decode: (bytes, ctx) => bloscDecompress(bytes, ctx.key),
+      decode: (bytes, ctx) => offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => bloscDecompress(bytes, ctx.key)),
+      workerDecode: (ctx) => ({ moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] }),
       toJSON: () => structuredClone(metadata),
     };
   },

@@ -9,10 +9,16 @@ import {
   type ExtensionObject,
   type JsonObject,
   MetadataError,
+  offload,
   throwIfAborted,
+  type WorkerCall,
+  workerModuleUrl,
 } from "@zarr/spec";
 import { bz2Decompress } from "./decoder.js";
 import { bz2Compress } from "./encoder.js";
+
+/** Where worker threads find the decoder. */
+const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 /** The codec's registered name (what zarr-python 3 writes). */
 export const BZ2_CODEC_NAME = "numcodecs.bz2";
@@ -49,13 +55,20 @@ export class Bz2Codec implements BytesToBytesCodec {
   }
 
   /** Decompresses a chunk's bytes; corrupt input fails naming `ctx.key`. */
-  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
+  /** Where and how a worker thread decodes (see `BytesToBytesCodec.workerDecode`). */
+  workerDecode(ctx: CodecCallContext): WorkerCall {
+    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] };
+  }
+
+  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
     throwIfAborted(ctx.signal);
-    try {
-      return bz2Decompress(bytes, { key: ctx.key });
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `bz2: cannot decode chunk "${ctx.key}"`, ctx.key);
-    }
+    return offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => {
+      try {
+        return bz2Decompress(bytes, { key: ctx.key });
+      } catch (error) {
+        throw asZarrError(error, "CODEC_FAILED", `bz2: cannot decode chunk "${ctx.key}"`, ctx.key);
+      }
+    });
   }
 
   /** The codec as metadata: `{name: "numcodecs.bz2", configuration: {level}}`. */

@@ -45,7 +45,7 @@ describe("numcodecs.bz2 codec entry", () => {
       const codec = await build({ level });
       const packed = codec.encode(input, { key: "c/0/0" });
       expect(packed[3]).toBe(0x30 + level);
-      expect(firstDifference(codec.decode(packed, { key: "c/0/0" }), input)).toBe(-1);
+      expect(firstDifference(await codec.decode(packed, { key: "c/0/0" }), input)).toBe(-1);
       expect(firstDifference(bz2Decompress(packed), input)).toBe(-1);
     }
   });

@@ -121,7 +121,7 @@ describe("interop with libbzip2", () => {
   it("matches numcodecs.BZ2 both ways through the codec", async () => {
     for (const [i, c] of NUMCODECS_CASES.entries()) {
       const codec = (await bz2.fromConfig({ level: c.level }, makeBuildContext())) as Bz2Codec;
-      expect(firstDifference(codec.decode(python.numcodecsEncoded[i], { key: `c/${i}` }), c.input)).toBe(-1);
+      expect(firstDifference(await codec.decode(python.numcodecsEncoded[i], { key: `c/${i}` }), c.input)).toBe(-1);
       expect(firstDifference(python.numcodecsDecoded[i], c.input)).toBe(-1);
     }
   });

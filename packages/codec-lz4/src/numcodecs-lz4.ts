@@ -9,10 +9,15 @@ import {
   describeJson,
   type JsonObject,
   MetadataError,
+  offload,
+  workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import { lz4DecompressBlockInto } from "./lz4-decode.js";
 import { lz4CompressBlockInto, lz4CompressBound } from "./lz4-encode.js";
+
+/** Where worker threads find the decoder. */
+const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 /** LZ4 cannot expand data by more than this factor (a 1-byte match token covers at most ~255 bytes). */
 const MAX_RATIO = 255;
@@ -116,7 +121,8 @@ export const lz4: CodecEntry = {
       kind: "bytes_to_bytes",
       name: "numcodecs.lz4",
       encode: (bytes) => numcodecsLz4Encode(bytes, acceleration),
-      decode: (bytes, ctx) => numcodecsLz4Decode(bytes, ctx.key),
+      decode: (bytes, ctx) => offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => numcodecsLz4Decode(bytes, ctx.key)),
+      workerDecode: (ctx) => ({ moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] }),
       toJSON: () => ({ name: "numcodecs.lz4", configuration: { acceleration } }),
     };
   },

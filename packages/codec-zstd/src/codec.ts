@@ -4,13 +4,18 @@ import {
   type BytesToBytesCodec,
   type CodecCallContext,
   type CodecEntry,
+  offload,
   throwIfAborted,
+  workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import { parseZstdConfiguration, type ZstdConfiguration } from "./config.js";
 import { decodeFrames } from "./decoder/decompress.js";
 import { zstdCompress } from "./encoder/frame.js";
 import { compressWithZlib, loadNativeZlib } from "./native.js";
+
+/** Where worker threads find the decoder. */
+const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 /**
  * Creates a `zstd` codec. Encoding uses libzstd from `node:zlib` when the running Node
@@ -41,14 +46,17 @@ export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}):
         throw asZarrError(error, "CODEC_FAILED", `zstd: cannot encode chunk "${ctx.key}"`, ctx.key);
       }
     },
-    decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
+    workerDecode: (ctx: CodecCallContext) => ({ moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] }),
+    decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
       throwIfAborted(ctx.signal);
-      try {
-        return decodeFrames(bytes, undefined, ctx.key);
-      } catch (error) {
-        if (error instanceof ZarrError) throw error;
-        throw asZarrError(error, "CODEC_FAILED", `zstd: cannot decode chunk "${ctx.key}"`, ctx.key);
-      }
+      return offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => {
+        try {
+          return decodeFrames(bytes, undefined, ctx.key);
+        } catch (error) {
+          if (error instanceof ZarrError) throw error;
+          throw asZarrError(error, "CODEC_FAILED", `zstd: cannot decode chunk "${ctx.key}"`, ctx.key);
+        }
+      });
     },
     toJSON() {
       return { name: "zstd", configuration: { level, checksum } };

@@ -7,7 +7,12 @@ import {
   type ByteSource,
   type ChunkUpdate,
   indexerLength,
+  type WorkerPool,
+  workerModuleUrl,
   type WritableStore,
+  type ChunkSpec,
+  type CodecCallContext,
+  type TypedArray,
   cStrides,
   copyRegion,
   type DataArray,
@@ -26,6 +31,8 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { canReadDirect, scatterRanges } from "./direct-read.js";
+import { Pipeline } from "./pipeline.js";
+import type { DecodeIntoTask } from "./workers/chunk-task.js";
 import { type ChunkProjection, chunkProjections, countChunks, projectDimension } from "./indexer.js";
 import type { ZarrArray } from "./nodes.js";
 import { type ResolvedDim, resolvedLength, resolveSelection, type Selection } from "./selection.js";
@@ -49,6 +56,11 @@ export interface GetOptions {
   concurrency?: number;
   /** Called after each chunk. */
   onProgress?: (progress: Progress) => void;
+  /**
+   * Worker threads for CPU-heavy codecs (`createWorkerPool` from `@zarr/core/workers`):
+   * large chunks are then decompressed on several cores at once.
+   */
+  workers?: WorkerPool;
 }
 
 /** Options of `set`. */
@@ -167,8 +179,10 @@ export async function get(
   const p = plan(array, selection);
   const { dataType, fillValue, store, codecs } = array;
   const width = dataType.width;
+  const size = shapeSize(p.internalShape);
+  const fused = await fusedDecoding(array, options.workers, signal);
   const out: NdArray = {
-    data: dataType.allocate(shapeSize(p.internalShape)),
+    data: fused ? sharedAllocate(dataType, size) : dataType.allocate(size),
     shape: p.internalShape,
     stride: cStrides(p.internalShape),
   };
@@ -183,7 +197,7 @@ export async function get(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      const ctx = { key, signal };
+      const ctx = { key, signal, workers: options.workers };
       if (partial !== undefined) {
         const [src, dst] = ascending(proj.src, proj.dst);
         const part = await partial(byteSource(store, key, signal), src, spec, ctx);
@@ -199,6 +213,8 @@ export async function get(
         throwIfAborted(signal);
         if (bytes === undefined) {
           if (!fillIsZero) fillRegion(out, proj.dst, fillValue, dataType);
+        } else if (fused !== undefined && bytes.length >= FUSED_MIN_BYTES) {
+          await fused.decodeInto(bytes, spec, proj, out, ctx);
         } else {
           const chunk = await codecs.decode(bytes, spec, ctx);
           copyRegion(chunk, proj.src, out, proj.dst, width);
@@ -239,6 +255,57 @@ async function readDirect(
     return true;
   }
   return size === shapeSize(chunkShape) * itemBytes;
+}
+
+/** Encoded chunks smaller than this are decoded here: a worker round trip would cost more. */
+const FUSED_MIN_BYTES = 16 * 1024;
+const CHUNK_TASK = workerModuleUrl(import.meta.url, "workers/chunk-task.js");
+
+/** A typed array of the data type's storage class, on a SharedArrayBuffer (workers write into it). */
+function sharedAllocate(dataType: DataType, elements: number): DataArray {
+  const Ctor = dataType.allocate(0).constructor as unknown as { new (b: SharedArrayBuffer): TypedArray; BYTES_PER_ELEMENT: number };
+  return new Ctor(new SharedArrayBuffer(elements * dataType.width * Ctor.BYTES_PER_ELEMENT));
+}
+
+interface FusedDecoding {
+  decodeInto(bytes: Uint8Array, spec: ChunkSpec, proj: ChunkProjection, out: NdArray, ctx: CodecCallContext): Promise<void>;
+}
+
+/**
+ * Whether chunks of `array` can be decoded entirely in worker threads, each worker copying
+ * its chunk straight into a shared result (see `Pipeline.workerPlan`).
+ */
+async function fusedDecoding(array: ZarrArray, workers: WorkerPool | undefined, signal: AbortSignal | undefined): Promise<FusedDecoding | undefined> {
+  const { codecs, dataType, store } = array;
+  if (workers === undefined || !(codecs instanceof Pipeline) || typeof SharedArrayBuffer === "undefined") return undefined;
+  if (!ArrayBuffer.isView(dataType.allocate(0))) return undefined;
+  const probeCtx = { key: "", signal, workers };
+  const first = array.chunkSpec(array.shape.map(() => 0));
+  if ((await codecs.workerPlan(first, probeCtx)) === undefined) return undefined;
+  const arrayType = dataType.allocate(0).constructor.name;
+  const owned = store.ownsReturnedBuffers === true;
+  return {
+    async decodeInto(bytes, spec, proj, out, ctx) {
+      const plan = await codecs.workerPlan(spec, ctx);
+      if (plan === undefined) throw new ZarrError("UNSUPPORTED", `Chunk "${ctx.key}" cannot be decoded in a worker`);
+      // Move the bytes to the worker when nobody else holds their buffer; else move a copy.
+      const mine = owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      const task: DecodeIntoTask = {
+        key: ctx.key,
+        bytes: mine,
+        stages: plan.stages,
+        expectedBytes: plan.expectedBytes,
+        arrayType,
+        width: dataType.width,
+        chunkStride: plan.chunkStride,
+        chunkOffset: plan.chunkOffset,
+        src: proj.src,
+        dst: proj.dst,
+        out: { data: out.data as TypedArray, stride: out.stride, offset: out.offset ?? 0 },
+      };
+      await workers.run(CHUNK_TASK, "decodeInto", [task], [mine.buffer as ArrayBuffer]);
+    },
+  };
 }
 
 /** A value for `set`: a scalar, a flat array in C order, or an N-dimensional array to broadcast. */
@@ -391,7 +458,7 @@ export async function set(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      const ctx = { key, signal };
+      const ctx = { key, signal, workers: options.workers };
       const n = shapeSize(spec.shape);
       if (!proj.covers && codecs.encodePartial !== undefined) {
         // The codec (e.g. sharding) rewrites only what the update touches.

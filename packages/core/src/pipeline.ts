@@ -16,7 +16,10 @@ import {
   type JsonPath,
   MetadataError,
   type NdArray,
+  cStrides,
+  shapeSize,
   throwIfAborted,
+  type WorkerCall,
   toCContiguous,
   ZarrError,
 } from "@zarr/spec";
@@ -111,7 +114,7 @@ function failed(error: unknown, codec: Codec, op: string, ctx: CodecCallContext)
   return asZarrError(error, "CODEC_FAILED", `Codec "${codec.name}" failed to ${op} chunk "${ctx.key}"`, ctx.key);
 }
 
-class Pipeline implements CodecPipeline {
+export class Pipeline implements CodecPipeline {
   readonly codecs: readonly Codec[];
   readonly decodePartial: CodecPipeline["decodePartial"];
   readonly encodePartial: CodecPipeline["encodePartial"];
@@ -225,6 +228,38 @@ class Pipeline implements CodecPipeline {
 
   clearCache(): void {
     this.arrayToBytes.clearCache?.();
+  }
+
+  /**
+   * How a worker can decode chunks of `spec` on its own: only when the chain is transposes,
+   * a little-endian (or single-byte) `bytes` codec over a type whose bytes are its memory,
+   * and bytes→bytes codecs that say how to run in a worker. The chunk view comes from
+   * running the transposes' (metadata-only) decode on an empty chunk.
+   */
+  async workerPlan(
+    spec: ChunkSpec,
+    ctx: CodecCallContext,
+  ): Promise<{ stages: WorkerCall[]; expectedBytes: number; chunkStride: number[]; chunkOffset: number } | undefined> {
+    const ab = this.arrayToBytes;
+    if (ab.name !== "bytes" || spec.dataType.bytesAreMemory !== true || spec.dataType.byteSize === undefined) return undefined;
+    if (ab.toJSON().configuration.endian === "big" && spec.dataType.componentSize > 1) return undefined;
+    if (this.arrayToArray.some((c) => c.name !== "transpose")) return undefined;
+    const stages: WorkerCall[] = [];
+    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
+      const call = this.bytesToBytes[i].workerDecode?.(ctx);
+      if (call === undefined) return undefined;
+      stages.push(call);
+    }
+    const specs = this.specs(spec);
+    const encodedShape = specs[specs.length - 1].shape;
+    let view: NdArray = { data: [], shape: encodedShape, stride: cStrides(encodedShape) };
+    for (let i = this.arrayToArray.length - 1; i >= 0; i--) view = await this.arrayToArray[i].decode(view, specs[i], ctx);
+    return {
+      stages,
+      expectedBytes: shapeSize(encodedShape) * spec.dataType.byteSize,
+      chunkStride: view.stride,
+      chunkOffset: view.offset ?? 0,
+    };
   }
 
   invalidate(key: string): void {

@@ -10,6 +10,7 @@ import type { ExtensionObject } from "./extension.js";
 import type { JsonObject } from "./json.js";
 import type { DimIndexer, NdArray } from "./ndarray.js";
 import type { ByteRange } from "./store.js";
+import type { WorkerPool } from "./workers.js";
 
 /** The representation of a chunk at some point of the codec chain. */
 export interface ChunkSpec {
@@ -24,6 +25,8 @@ export interface CodecCallContext {
   /** Store key of the chunk being encoded or decoded (or a description for inner chunks). */
   key: string;
   signal?: AbortSignal;
+  /** Worker threads a codec may use for CPU-heavy work on large inputs. */
+  workers?: WorkerPool;
 }
 
 /** Array → array: transforms the array representation (shape, layout or data type). */
@@ -108,7 +111,20 @@ export interface BytesToBytesCodec {
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
   /** Encoded size for `decodedSize` input bytes, when fixed (e.g. crc32c: +4). */
   computeEncodedSize?(decodedSize: number): number | undefined;
+  /**
+   * How a worker thread can run this codec's decode: export `exportName` of `moduleUrl`,
+   * called as `fn(bytes, ...args)` and returning the decoded bytes. Lets the core decode a
+   * whole chunk (and copy it into a shared result) inside a worker.
+   */
+  workerDecode?(ctx: CodecCallContext): WorkerCall;
   toJSON(): ExtensionObject;
+}
+
+/** A function call a worker thread can make (see `BytesToBytesCodec.workerDecode`). */
+export interface WorkerCall {
+  moduleUrl: string;
+  exportName: string;
+  args: unknown[];
 }
 
 /** Any codec. */

@@ -14,3 +14,4 @@ export * from "./codec.js";
 export * from "./chunk-grid.js";
 export * from "./registry-entry.js";
 export * from "./concurrency.js";
+export * from "./workers.js";

@@ -18,6 +18,11 @@ export interface StoreRequestOptions {
 
 /** Reading. `get` resolves `undefined` for a missing key; other failures reject with `STORE_FAILED`. */
 export interface ReadableStore {
+  /**
+   * True when `get` and `getRange` return buffers nobody else holds (a fresh ArrayBuffer
+   * per call): callers may then hand them to a worker thread without copying.
+   */
+  readonly ownsReturnedBuffers?: boolean;
   get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
   /** Reads part of a value; `undefined` when the key is missing. */
   getRange?(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;

@@ -53,6 +53,8 @@ export interface FileSystemStoreOptions {
  * ```
  */
 export class FileSystemStore implements ReadableStore, WritableStore, ListableStore {
+  /** Every read returns a fresh buffer (callers may move it to a worker thread). */
+  readonly ownsReturnedBuffers = true;
   /** Absolute path of the store's root directory. */
   readonly root: string;
   /** True when writes are refused. */

@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createArray, get, MemoryStore, set, slice } from "../src/index.js";
+import { createWorkerPool } from "../src/workers.js";
+
+const CHAINS: Record<string, unknown[]> = {
+  zstd: [{ name: "zstd", configuration: { level: 1, checksum: true } }],
+  "blosc-lz4": [{ name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 8, blocksize: 0 } }],
+  "blosc-zstd": [{ name: "blosc", configuration: { cname: "zstd", clevel: 3, shuffle: "bitshuffle", typesize: 8, blocksize: 0 } }],
+  lz4: [{ name: "numcodecs.lz4", configuration: { acceleration: 1 } }],
+  bz2: [{ name: "numcodecs.bz2", configuration: { level: 1 } }],
+  lzma: [{ name: "numcodecs.lzma", configuration: { preset: 1 } }],
+};
+
+describe("decoding in worker threads gives the same values", () => {
+  const workers = createWorkerPool({ size: 2 });
+  afterAll(() => workers.close());
+  it.each(Object.keys(CHAINS))("%s", async (name) => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, name, {
+      shape: [256, 512],
+      chunkShape: [128, 256], // 256 KiB chunks: large enough to be sent to the workers
+      dataType: "float64",
+      codecs: [{ name: "bytes", configuration: { endian: "little" } }, ...(CHAINS[name] as never[])],
+    });
+    const values = Float64Array.from({ length: 256 * 512 }, (_, i) => Math.sin(i / 100) * 1000 + (i % 7));
+    await set(arr, null, values);
+    const here = await get(arr);
+    const there = await get(arr, null, { workers });
+    expect(Buffer.compare(Buffer.from((there.data as Float64Array).buffer), Buffer.from(values.buffer))).toBe(0);
+    expect(Buffer.compare(Buffer.from((here.data as Float64Array).buffer), Buffer.from(values.buffer))).toBe(0);
+    // The stored chunks are still intact after their copies went to the workers.
+    expect((await get(arr, null, { workers })).data).toEqual(here.data);
+  });
+
+  it("reports corrupt chunks decoded in a worker with the chunk key", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "bad", {
+      shape: [256, 256],
+      chunkShape: [256, 256],
+      dataType: "float64",
+      codecs: [{ name: "bytes", configuration: { endian: "little" } }, ...(CHAINS.zstd as never[])],
+    });
+    await set(arr, null, Float64Array.from({ length: 65536 }, (_, i) => i));
+    const chunk = store.map.get("bad/c/0/0") as Uint8Array;
+    chunk[chunk.length - 1] ^= 0xff; // the checksum
+    await expect(get(arr, null, { workers })).rejects.toMatchObject({ code: "CHECKSUM_MISMATCH", message: expect.stringContaining("bad/c/0/0") });
+  });
+});
+
+describe("whole-chunk decoding in workers (shared result)", () => {
+  const workers = createWorkerPool({ size: 2 });
+  afterAll(() => workers.close());
+  it("matches main-thread decoding for transposed, ragged chunks and partial selections", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "t", {
+      shape: [37, 70, 90],
+      chunkShape: [20, 32, 64],
+      dataType: "int32",
+      fillValue: -7,
+      codecs: [
+        { name: "transpose", configuration: { order: [2, 0, 1] } },
+        { name: "bytes", configuration: { endian: "little" } },
+        { name: "blosc", configuration: { cname: "lz4", clevel: 1, shuffle: "shuffle", typesize: 4, blocksize: 0 } },
+      ],
+    });
+    const n = 37 * 70 * 90;
+    // random-ish values so chunks stay big after compression
+    await set(arr, null, Int32Array.from({ length: n }, (_, i) => (i * 2654435761) | 0));
+    await set(arr, [slice(0, 5)], -7); // a region back to the fill value
+    const selections = [null, [slice(3, 30), slice(null, null, 3), 5], [[36, 0, 17], slice(60, 70), slice(null, null, -1)]];
+    for (const sel of selections) {
+      const here = await get(arr, sel as never);
+      const there = await get(arr, sel as never, { workers });
+      expect(there.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(there.shape).toEqual(here.shape);
+      expect(Array.from(there.data as Int32Array)).toEqual(Array.from(here.data as Int32Array));
+    }
+  });
+});

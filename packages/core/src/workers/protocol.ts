@@ -1,0 +1,28 @@
+/** Messages between a worker pool and its worker threads. */
+
+/** A call to run in a worker. */
+export interface TaskMessage {
+  id: number;
+  moduleUrl: string;
+  exportName: string;
+  args: readonly unknown[];
+}
+
+/** The outcome of a call. */
+export type ResultMessage =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; code?: string; key?: string } };
+
+/** Buffers of typed arrays in `value` (top level or one array deep) that own their ArrayBuffer, to move instead of copy. */
+export function ownedBuffers(value: unknown): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const visit = (v: unknown) => {
+    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) {
+      if (!out.includes(v.buffer)) out.push(v.buffer);
+    }
+  };
+  if (Array.isArray(value)) value.forEach(visit);
+  else if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value)) Object.values(value).forEach(visit);
+  else visit(value);
+  return out;
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { offload, WORKER_MIN_BYTES, workerModuleUrl, ZarrError } from "../src/index.js";
+import { createWorkerPool } from "../src/workers/index.js";
+
+// A worker module, as a codec package would ship one (plain JavaScript).
+const dir = mkdtempSync(join(tmpdir(), "zarr-workers-"));
+const moduleFile = join(dir, "task.mjs");
+writeFileSync(
+  moduleFile,
+  `import { threadId } from "node:worker_threads";
+export function double(bytes) { const out = new Uint8Array(bytes.length); for (let i = 0; i < bytes.length; i++) out[i] = bytes[i] * 2; return out; }
+export async function slowThread(ms) { await new Promise((r) => setTimeout(r, ms)); return threadId; }
+export function fail(key) { const e = new Error("bad chunk " + key); e.code = "CODEC_FAILED"; e.key = key; throw e; }
+`,
+);
+const TASK = pathToFileURL(moduleFile).href;
+
+describe("createWorkerPool", () => {
+  const pool = createWorkerPool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it("runs module exports in worker threads, moving buffers both ways", async () => {
+    const input = new Uint8Array([1, 2, 3]);
+    const out = await pool.run<Uint8Array>(TASK, "double", [input], [input.buffer]);
+    expect(Array.from(out)).toEqual([2, 4, 6]);
+    expect(input.byteLength).toBe(0); // moved, not copied
+  });
+
+  it("uses every worker at once", async () => {
+    const ids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(TASK, "slowThread", [100])));
+    expect(new Set(ids).size).toBe(2);
+    expect(ids.every((id) => id > 0)).toBe(true);
+  });
+
+  it("returns errors as ZarrErrors with their code and key", async () => {
+    const e = await pool.run(TASK, "fail", ["c/1/2"]).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ZarrError);
+    expect((e as ZarrError).code).toBe("CODEC_FAILED");
+    expect((e as ZarrError).key).toBe("c/1/2");
+    const missing = await pool.run(TASK, "nope", []).catch((x: ZarrError) => x);
+    expect((missing as ZarrError).message).toContain('no function export "nope"');
+  });
+
+  it("offload runs small inputs here and large ones in the pool, leaving the input intact", async () => {
+    const local = () => "here";
+    expect(await offload(pool, TASK, "double", new Uint8Array(10), [], local)).toBe("here");
+    const big = new Uint8Array(WORKER_MIN_BYTES).fill(3);
+    const out = (await offload(pool, TASK, "double", big, [], local)) as unknown as Uint8Array;
+    expect(out[0]).toBe(6);
+    expect(big.length).toBe(WORKER_MIN_BYTES); // a copy travelled, not the caller's buffer
+  });
+
+  it("rejects calls after close", async () => {
+    const p = createWorkerPool({ size: 1 });
+    await p.close();
+    await expect(p.run(TASK, "double", [new Uint8Array(1)])).rejects.toMatchObject({ code: "ABORTED" });
+  });
+});
+
+it("workerModuleUrl points at compiled modules when running from sources", () => {
+  expect(workerModuleUrl("file:///x/pkg/src/codec.ts", "task.js")).toBe("file:///x/pkg/dist/task.js");
+  expect(workerModuleUrl("file:///x/pkg/dist/codec.js", "task.js")).toBe("file:///x/pkg/dist/task.js");
+});
