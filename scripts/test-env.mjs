@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { getCurrentTest } from "vitest/suite";
+import { TestRunner } from "vitest";
 
 const repoRoot = resolve(import.meta.dirname, "..");
 
@@ -63,7 +63,7 @@ export function skipWithout(available, what) {
  */
 export function requirePeer(available, what) {
   if (!skipWithout(available, what)) return;
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (test?.context) test.context.skip(`${what} is not installed`);
   throw new Error(`${what} is not installed (and this was not called inside a test)`);
 }

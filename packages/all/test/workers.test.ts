@@ -71,7 +71,7 @@ describe("whole-chunk decoding in workers (shared result)", () => {
     for (const sel of selections) {
       const here = await get(arr, sel as never);
       const there = await get(arr, sel as never, { workers });
-      expect(there.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect((there.data as Int32Array).buffer).toBeInstanceOf(SharedArrayBuffer);
       expect(there.shape).toEqual(here.shape);
       expect(Array.from(there.data as Int32Array)).toEqual(Array.from(here.data as Int32Array));
     }

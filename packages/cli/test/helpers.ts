@@ -64,7 +64,7 @@ export function python(code: string, args: string[] = [], input?: string): strin
 /** Runs a Python script of the test directory with /usr/bin/python3, returning stdout. */
 export function pythonScript(script: string, args: string[] = [], input?: string): string {
   requirePythonZarr();
-  return execFileSync(PYTHON, [path.join(TEST_DIR, script), ...args], {
+  return execFileSync(PYTHON, [path.resolve(TEST_DIR, script), ...args], {
     input,
     env: PYTHON_ENV,
     encoding: "utf8",

@@ -5,7 +5,7 @@
  *   `zarr put` (ragged chunks; transpose with big-endian bytes; rectilinear grids) and
  *   read back with `zarr get`: the .npy equals the original bit for bit, the JSON equals
  *   canonical values numpy computed (test/make_corpus.py).
- * - An independent Python reader (test/independent_reader.py, json + numpy only) reads
+ * - An independent Python reader (scripts/independent_reader.py, json + numpy) reads
  *   every stored array and agrees with `zarr get --format json`.
  * - zarrita.js reads every stored array of a data type it supports identically.
  */
@@ -121,7 +121,7 @@ beforeAll(async () => {
   npyComparison = JSON.parse(python(COMPARE_NPY, [], JSON.stringify(pairs)));
   // One Python process reads every stored array with the independent reader.
   const arrays = stored.filter((s) => s.put.code === 0).map((s) => [store, s.arrayPath]);
-  independent = JSON.parse(pythonScript("independent_reader.py", ["--batch"], JSON.stringify(arrays))) as unknown[];
+  independent = JSON.parse(pythonScript("../../../scripts/independent_reader.py", ["--batch"], JSON.stringify(arrays))) as unknown[];
 }, 300_000);
 
 /** The problem reported when the only difference is signalling NaNs that became quiet. */

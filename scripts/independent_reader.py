@@ -2,7 +2,9 @@
 
 It shares no code with the TypeScript implementation and serves as a second opinion
 in the CLI's tests. Supported: codecs `bytes` (either endian) and `transpose`, and the
-compressors zstd, gzip, zlib, blosc, lz4, bz2 and lzma decoded by numcodecs' C libraries; chunk
+compressors zstd, gzip, zlib, blosc, lz4, bz2 and lzma decoded by numcodecs' C libraries,
+numcodecs.shuffle/adler32/crc32 and the dtype-preserving filters numcodecs.delta, bitround and
+quantize (through numcodecs), and crc32c (verified here); chunk
 grids `regular` and `rectilinear` (inline, with [edge, count] runs); chunk key
 encodings `default` and `v2`; fill values as the spec writes them (numbers, "NaN",
 "Infinity", "-Infinity", "0x..." raw bits, [re, im], byte lists, strings, "NaT"); data
@@ -152,12 +154,34 @@ def chunk_key(encoding, coords):
     raise Unsupported("chunk key encoding " + name)
 
 
+_CRC32C_TABLE = []
+for _n in range(256):
+    _c = _n
+    for _ in range(8):
+        _c = (_c >> 1) ^ 0x82F63B78 if _c & 1 else _c >> 1
+    _CRC32C_TABLE.append(_c)
+
+
+def crc32c_strip(data):
+    """The crc32c codec: verify the trailing little-endian CRC-32C and drop it."""
+    crc = 0xFFFFFFFF
+    for b in data[:-4]:
+        crc = _CRC32C_TABLE[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    if (crc ^ 0xFFFFFFFF) != int.from_bytes(data[-4:], "little"):
+        raise Unsupported("crc32c mismatch")
+    return data[:-4]
+
+
 def bytes_decoder(name, config):
     """A bytes→bytes decoder from numcodecs' C libraries (libzstd, zlib, c-blosc, ...)."""
     import numcodecs
     import numcodecs.blosc
 
     short = name[len("numcodecs."):] if name.startswith("numcodecs.") else name
+    if short == "crc32c":
+        return crc32c_strip
+    if short in ("shuffle", "adler32", "crc32"):
+        return numcodecs.get_codec(dict(config, id=short)).decode
     if short == "zstd":
         return numcodecs.Zstd().decode
     if short == "gzip":
@@ -191,6 +215,12 @@ def parse_codecs(codecs, ndim):
             if sorted(order) != list(range(ndim)):
                 raise Unsupported("transpose order")
             orders.append(order)
+        elif name in ("numcodecs.delta", "numcodecs.bitround", "numcodecs.quantize") and not seen_bytes:
+            import numcodecs
+
+            if config.get("astype", config.get("dtype")) != config.get("dtype"):
+                raise Unsupported(name + " with astype")
+            orders.append(numcodecs.get_codec(dict(config, id=name[len("numcodecs."):])))
         elif name == "bytes" and not seen_bytes:
             seen_bytes = True
             endian = config.get("endian", "little")
@@ -225,7 +255,8 @@ def read_array(store, path):
         chunk_shape = [e[c] for e, c in zip(edges, coords)]
         encoded_shape = list(chunk_shape)
         for order in orders:
-            encoded_shape = [encoded_shape[i] for i in order]
+            if isinstance(order, list):
+                encoded_shape = [encoded_shape[i] for i in order]
         with open(key, "rb") as f:
             raw = f.read()
         for decode in reversed(decoders):
@@ -235,7 +266,10 @@ def read_array(store, path):
             raise Unsupported("chunk %s has %d bytes, expected %d" % (key, len(raw), count * dtype.itemsize))
         chunk = np.frombuffer(raw, dtype=stored_dtype).reshape(encoded_shape)
         for order in reversed(orders):
-            chunk = chunk.transpose(np.argsort(order))
+            if isinstance(order, list):
+                chunk = chunk.transpose(np.argsort(order))
+            else:  # a numcodecs filter over the flattened chunk
+                chunk = np.asarray(order.decode(np.ascontiguousarray(chunk))).reshape(chunk.shape)
         chunk = chunk.astype(dtype) if stored_dtype != dtype else chunk
         region = tuple(slice(s, min(s + c, n)) for s, c, n in zip(starts, chunk_shape, shape))
         trim = tuple(slice(0, r.stop - r.start) for r in region)
