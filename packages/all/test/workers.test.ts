@@ -3,6 +3,8 @@ import { createArray, get, MemoryStore, set, slice } from "../src/index.js";
 import { createWorkerPool } from "../src/workers.js";
 
 const CHAINS: Record<string, unknown[]> = {
+  gzip: [{ name: "gzip", configuration: { level: 1 } }],
+  zlib: [{ name: "numcodecs.zlib", configuration: { level: 1 } }],
   zstd: [{ name: "zstd", configuration: { level: 1, checksum: true } }],
   "blosc-lz4": [{ name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 8, blocksize: 0 } }],
   "blosc-zstd": [{ name: "blosc", configuration: { cname: "zstd", clevel: 3, shuffle: "bitshuffle", typesize: 8, blocksize: 0 } }],

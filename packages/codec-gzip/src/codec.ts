@@ -8,12 +8,16 @@ import {
   type CodecEntry,
   type ExtensionObject,
   throwIfAborted,
+  type WorkerCall,
+  workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import type { DeflateBackend } from "./backend.js";
 import { parseLevel } from "./configuration.js";
 
 const PACKAGE = "@zarr/codec-gzip";
+/** Where worker threads find the decoder. */
+const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 type Transform = (bytes: Uint8Array, level: number) => Uint8Array | Promise<Uint8Array>;
 
@@ -46,6 +50,11 @@ class DeflateCodec implements BytesToBytesCodec {
     } catch (error) {
       throw this.failure("decode", error, ctx.key);
     }
+  }
+
+  /** Where and how a worker thread decodes (see `BytesToBytesCodec.workerDecode`). */
+  workerDecode(ctx: CodecCallContext): WorkerCall {
+    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [this.name, ctx.key] };
   }
 
   /** Compressed sizes depend on the data. */

@@ -278,3 +278,30 @@ describe("scatter reads straight into the result", () => {
     expect(scatterCalls).toBeGreaterThan(0);
   });
 });
+
+describe("reads only what a selection touches", () => {
+  it("a sub-selection reads (and decodes) only the chunks it overlaps", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "big", { shape: [100, 100], chunkShape: [10, 10], dataType: "uint16", codecs: ["bytes"] });
+    await set(arr, null, 1);
+    const seen: string[] = [];
+    const spy = new Proxy(store, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver);
+        if ((prop === "get" || prop === "readInto") && typeof v === "function") {
+          return (key: string, ...rest: unknown[]) => {
+            if (key.includes("/c/")) seen.push(key);
+            return v.call(target, key, ...rest);
+          };
+        }
+        return v;
+      },
+    });
+    const again = await openArray(spy, "big");
+    await get(again, [slice(15, 32), slice(95, 100)]);
+    expect(seen.sort()).toEqual(["big/c/1/9", "big/c/2/9", "big/c/3/9"]);
+    seen.length = 0;
+    await get(again, [[5, 55], 0]);
+    expect(seen.sort()).toEqual(["big/c/0/0", "big/c/5/0"]);
+  });
+});
