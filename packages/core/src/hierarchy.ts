@@ -258,6 +258,27 @@ export function guessChunkShape(shape: readonly number[], itemSize: number, targ
   return chunks;
 }
 
+/**
+ * Fills in the `bytes` codec's `endian` ("little") when the caller left it out for a
+ * multi-byte type, also inside sharding chains, so the written metadata is complete.
+ */
+function withDefaultEndian(codec: ExtensionObject, multiByte: boolean): ExtensionObject {
+  if (codec.name === "bytes" && multiByte && codec.configuration.endian === undefined) {
+    return { ...codec, configuration: { ...codec.configuration, endian: "little" } };
+  }
+  if (codec.name === "sharding_indexed") {
+    const config = { ...codec.configuration };
+    if (Array.isArray(config.codecs)) {
+      config.codecs = config.codecs.map((c) => withDefaultEndian(toExtension(c as ExtensionLike), multiByte) as unknown as JsonObject);
+    }
+    if (Array.isArray(config.index_codecs)) {
+      config.index_codecs = config.index_codecs.map((c) => withDefaultEndian(toExtension(c as ExtensionLike), true) as unknown as JsonObject);
+    }
+    return { ...codec, configuration: config };
+  }
+  return codec;
+}
+
 function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, registry: Registry): ExtensionObject[] {
   let first: ExtensionObject;
   if (byteSize !== undefined) first = { name: "bytes", configuration: { endian: "little" } };
@@ -326,7 +347,8 @@ export async function createArray(store: Store, path: string, options: CreateArr
     chunkGrid = { name: "regular", configuration: { chunk_shape: [...cs] } };
   }
   const kenc = options.chunkKeyEncoding ?? { name: "default" };
-  const codecs = options.codecs?.map(toExtension) ?? defaultCodecs(dataType.kind, dataType.byteSize, registry);
+  const codecs = options.codecs?.map((c) => withDefaultEndian(toExtension(c), dataType.componentSize > 1)) ??
+    defaultCodecs(dataType.kind, dataType.byteSize, registry);
   const doc: JsonObject = {
     zarr_format: 3,
     node_type: "array",
