@@ -15,3 +15,4 @@ export * from "./chunk-grid.js";
 export * from "./registry-entry.js";
 export * from "./concurrency.js";
 export * from "./workers.js";
+export * from "./checksums.js";
