@@ -13,6 +13,7 @@ import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
 import type { RegistryEntry } from "@zarr/spec";
+import type { AnyFormatEntry } from "@zarr/core";
 import { fileStoreEntry } from "@zarr/store-fs";
 import { httpStoreEntry } from "@zarr/store-http";
 import { zipStoreEntry } from "@zarr/store-zip";
@@ -48,5 +49,14 @@ export const storeEntries: readonly RegistryEntry[] = [
   },
 ];
 
-/** Everything: codecs and stores. */
-export const allEntries: readonly RegistryEntry[] = [...codecEntries, ...storeEntries];
+/**
+ * Storage formats besides Zarr v3 (@zarr/v2-compat: Zarr v2, the early v3 draft layout),
+ * loaded the first time a path has no zarr.json.
+ */
+export const formatEntries: readonly AnyFormatEntry[] = [
+  { type: "format", name: "zarr-v2", lazy: true, package: "@zarr/v2-compat", load: () => import("@zarr/v2-compat").then((m) => m.v2Format) },
+  { type: "format", name: "zarr-v3-draft", lazy: true, package: "@zarr/v2-compat", load: () => import("@zarr/v2-compat").then((m) => m.draftFormat) },
+];
+
+/** Everything: codecs, stores and formats. */
+export const allEntries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries];

@@ -107,7 +107,7 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
   const out: JsonObject = {
     path: `/${node.path}`,
     node_type: "array",
-    zarr_format: 3,
+    zarr_format: node.zarrFormat,
     shape: meta.shape,
     data_type: { name: meta.data_type.name, configuration: meta.data_type.configuration },
     chunk_grid: { name: meta.chunk_grid.name, configuration: meta.chunk_grid.configuration },
@@ -137,7 +137,7 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
   return {
     path: `/${node.path}`,
     node_type: "group",
-    zarr_format: 3,
+    zarr_format: node.zarrFormat,
     implicit: meta === undefined,
     consolidated: meta?.consolidated_metadata != null,
     attributes: meta?.attributes ?? {},

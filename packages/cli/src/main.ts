@@ -15,6 +15,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   tree: async () => (await import("./commands/tree.js")).treeCommand,
   get: async () => (await import("./commands/get.js")).getCommand,
   put: async () => (await import("./commands/put.js")).putCommand,
+  convert: async () => (await import("./commands/convert.js")).convertCommand,
+  cp: async () => (await import("./commands/cp.js")).cpCommand,
+  geozarr: async () => (await import("./commands/geozarr.js")).geozarrCommand,
 };
 
 function version(): string {

@@ -37,7 +37,46 @@ export const USAGE: Record<string, string> = {
   --dimension-names N    comma-separated names, e.g. x,y (or a JSON list with nulls)
   --attrs JSON           attributes (a JSON object)
   --data-type T          Zarr data type name or JSON, overriding the one mapped from the .npy dtype
-  --overwrite            replace an existing node at PATH`,
+  --overwrite            replace an existing node at PATH
+  --zarr-format 2|3      write Zarr v2 (.zarray; the .npy dtype as it is) instead of v3 (default 3)
+  --compressor JSON      v2: numcodecs compressor, e.g. '{"id":"zstd","level":3}', or null
+                         (default: Blosc lz4, as zarr-python)
+  --filters JSON         v2: numcodecs filters, e.g. '[{"id":"delta","dtype":"<i4"}]'
+  --order C|F            v2: memory order of each chunk (default C)
+  --dimension-separator S  v2: "." (default, keys 0.1) or "/" (keys 0/1)`,
+  convert: `Usage: zarr convert SRC DST [--path P] [--variable-length-strings]
+       zarr convert STORE --in-place [--path P]
+  Convert the Zarr v2 (or early-draft v3) node at P (default: the root) and everything below
+  it to Zarr v3. Chunks stay as they are where v3 can describe them (metadata only in place;
+  copied byte for byte into DST); early-draft chunks move to v3 keys. A progress line is
+  drawn on standard error when it is a terminal; Ctrl-C stops the conversion.
+  --in-place                  convert STORE itself (v3 documents replace the old ones)
+  --path P                    the node to convert; with DST, also where it goes in DST
+  --variable-length-strings   rewrite fixed-length Unicode (<U) as variable-length strings`,
+  cp: `Usage: zarr cp SRC DST [--resume] [--concurrency N]
+  Copy every key of the store SRC into DST, byte for byte (a whole hierarchy, any codecs,
+  Zarr v2 or v3). SRC and DST are directories or URLs (file:, s3://bucket/prefix, a zip
+  archive as SRC); SRC must be listable (not plain HTTP). When DST is a local path ending
+  in .zip, a zip archive is written (entries stored, readable by Python's zipfile).
+  A progress bar is drawn on standard error when it is a terminal. Ctrl-C stops the copy
+  after the writes in flight: no object in DST is ever partially written.
+  --resume           skip keys DST already holds with the same size
+  -j, --concurrency N keys copied at once (default 8)`,
+  geozarr: `Usage: zarr geozarr validate|info|pyramid|migrate ...
+  GeoZarr conventions (zarr_conventions, proj:, spatial:, multiscales).
+  zarr geozarr validate STORE [PATH] [--json] [--min-severity error|warning|info] [--tolerance T] [--rules]
+      check the whole hierarchy; each finding has a severity, rule id, node path, JSON
+      pointer and how to fix it. Exit status 1 when there is an error. --rules lists the rules.
+  zarr geozarr info STORE [PATH] [--json]
+      the Multiscale Datasets (CRS, levels, shapes, resolutions, variables) and Datasets
+  zarr geozarr pyramid SRC DST [--factors 2,3] [--resampling average|VAR=METHOD,...]
+                       [--min-size 256] [--chunks R,C] [--shards R,C] [--nodata N|fill_value]
+                       [--variables a,b] [--src-path P] [--dst-path P] [--gdal-crs] [--overwrite] [-j N]
+      build a Multiscale Dataset from the Dataset at SRC (methods: average, nearest, mode,
+      min, max, sum, or), streaming chunk by chunk; a progress bar on a terminal
+  zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--json]
+      convert GeoZarr 0.4 tile-matrix-set and ndpyramid multiscales, and GDAL/CF/STAC
+      georeferencing, to the conventions; --dry-run reports without writing`,
 };
 
 /** The general usage. */
@@ -49,6 +88,11 @@ Commands:
   get STORE PATH [--select S] [--format json|npy] [-o FILE]
                                       read array values
   put STORE PATH --from FILE.npy [...] create an array from a .npy file
+  convert SRC DST | STORE --in-place  convert Zarr v2 (or the early v3 draft) to Zarr v3
+  cp SRC DST [--resume] [--concurrency N]
+                                      copy a hierarchy between stores (or into a .zip)
+  geozarr validate|info|pyramid|migrate ...
+                                      GeoZarr: validate, describe, build pyramids, migrate
 
 STORE is a local directory. Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;

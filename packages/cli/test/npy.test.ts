@@ -41,7 +41,7 @@ interface NumpyFile {
 const NUMPY_FILES = `
 import base64, io, json, sys
 import numpy as np
-sys.path.insert(0, ".")
+sys.path.insert(0, "../../../scripts")
 from independent_reader import canonical_values
 
 def bits(values, kind, size, order):

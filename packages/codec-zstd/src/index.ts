@@ -1,7 +1,7 @@
 /**
  * @zarr/codec-zstd: the Zarr v3 `zstd` codec (alias `numcodecs.zstd`), plus raw
- * synchronous zstd functions: a pure-TypeScript compressor (RFC 8878) and a hardened
- * decompressor built on fzstd.
+ * synchronous zstd functions: a pure-TypeScript compressor and a hardened
+ * pure-TypeScript decompressor (both RFC 8878).
  */
 export { createZstdCodec, zstd } from "./codec.js";
 export { parseZstdConfiguration, type ZstdConfiguration } from "./config.js";

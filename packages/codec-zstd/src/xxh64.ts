@@ -74,6 +74,87 @@ function mergeRound(hHi: number, hLo: number, vHi: number, vLo: number): void {
   add64(rHi, rLo, P4_HI, P4_LO);
 }
 
+// 16-bit halves of the low words of P1 and P2, for the high half of 32×32-bit products.
+const P1_LO_L = P1_LO & 0xffff;
+const P1_LO_H = P1_LO >>> 16;
+const P2_LO_L = P2_LO & 0xffff;
+const P2_LO_H = P2_LO >>> 16;
+
+/** The four accumulator lanes after the stripe loop, as [v1Hi, v1Lo, v2Hi, v2Lo, ...]. */
+const lanes = new Int32Array(8);
+
+/**
+ * The bulk of XXH64: every full 32-byte stripe of `data[0..limit]` through the four
+ * lanes. The lanes are independent, so each runs as its own pass over the stripes: one
+ * lane's state fits in registers, where four interleaved lanes spill. Returns the offset
+ * after the last stripe; the lanes go to `lanes`.
+ */
+function stripes(data: Uint8Array, limit: number): number {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // Seed 0: v1 = P1 + P2, v2 = P2, v3 = 0, v4 = -P1 (mod 2^64).
+  const v1Lo = (P1_LO + P2_LO) | 0;
+  lane(view, 0, limit, (P1_HI + P2_HI + ((v1Lo >>> 0) < P2_LO ? 1 : 0)) | 0, v1Lo, 0);
+  lane(view, 8, limit, P2_HI | 0, P2_LO | 0, 2);
+  lane(view, 16, limit, 0, 0, 4);
+  const v4Lo = -P1_LO | 0;
+  lane(view, 24, limit, (~P1_HI + (v4Lo === 0 ? 1 : 0)) | 0, v4Lo, 6);
+  return limit < 0 ? 0 : (Math.floor(limit / 32) + 1) * 32;
+}
+
+/**
+ * One lane of the stripe loop: for the 8-byte word at `offset` of every stripe up to
+ * `limit`, v = rotl(v + input * P2, 31) * P1, on int32 halves (a 64×64-bit product mod
+ * 2^64 is the low word from Math.imul plus a high word built from 16-bit partial
+ * products). The result goes to `lanes[at]` (high) and `lanes[at + 1]` (low).
+ */
+function lane(view: DataView, offset: number, limit: number, vHi: number, vLo: number, at: number): void {
+  // int32 from the start, so the compiler keeps machine integers throughout.
+  vHi |= 0;
+  vLo |= 0;
+  const end = (limit + offset) | 0;
+  for (let p = offset | 0; p <= end; p += 32) {
+    const inLo = view.getInt32(p, true);
+    const inHi = view.getInt32(p + 4, true);
+    // m = input * P2
+    let x0 = inLo & 0xffff;
+    let x1 = inLo >>> 16;
+    let a = Math.imul(x1, P2_LO_L);
+    let b = Math.imul(x0, P2_LO_H);
+    let t = Math.imul(x0, P2_LO_L);
+    const mHi =
+      (Math.imul(x1, P2_LO_H) +
+        (a >>> 16) +
+        (b >>> 16) +
+        (((t >>> 16) + (a & 0xffff) + (b & 0xffff)) >>> 16) +
+        Math.imul(inHi, P2_LO) +
+        Math.imul(inLo, P2_HI)) |
+      0;
+    const mLo = Math.imul(inLo, P2_LO);
+    // v + m, then rotl 31
+    const lo = (vLo + mLo) | 0;
+    const hi = (vHi + mHi + ((lo >>> 0) < (mLo >>> 0) ? 1 : 0)) | 0;
+    const qHi = (hi << 31) | (lo >>> 1);
+    const qLo = (lo << 31) | (hi >>> 1);
+    // * P1
+    x0 = qLo & 0xffff;
+    x1 = qLo >>> 16;
+    a = Math.imul(x1, P1_LO_L);
+    b = Math.imul(x0, P1_LO_H);
+    t = Math.imul(x0, P1_LO_L);
+    vHi =
+      (Math.imul(x1, P1_LO_H) +
+        (a >>> 16) +
+        (b >>> 16) +
+        (((t >>> 16) + (a & 0xffff) + (b & 0xffff)) >>> 16) +
+        Math.imul(qHi, P1_LO) +
+        Math.imul(qLo, P1_HI)) |
+      0;
+    vLo = Math.imul(qLo, P1_LO);
+  }
+  lanes[at] = vHi;
+  lanes[at + 1] = vLo;
+}
+
 function readU32(b: Uint8Array, i: number): number {
   return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
 }
@@ -92,33 +173,15 @@ export function xxh64(data: Uint8Array): [number, number] {
   let hHi: number;
   let hLo: number;
   if (len >= 32) {
-    // v1 = P1 + P2, v2 = P2, v3 = 0, v4 = -P1 (all mod 2^64, seed 0).
-    add64(P1_HI, P1_LO, P2_HI, P2_LO);
-    let v1Hi = rHi;
-    let v1Lo = rLo;
-    let v2Hi = P2_HI;
-    let v2Lo = P2_LO;
-    let v3Hi = 0;
-    let v3Lo = 0;
-    add64(~P1_HI >>> 0, ~P1_LO >>> 0, 0, 1);
-    let v4Hi = rHi;
-    let v4Lo = rLo;
-    const limit = len - 32;
-    while (p <= limit) {
-      round(v1Hi, v1Lo, readU32(data, p + 4), readU32(data, p));
-      v1Hi = rHi;
-      v1Lo = rLo;
-      round(v2Hi, v2Lo, readU32(data, p + 12), readU32(data, p + 8));
-      v2Hi = rHi;
-      v2Lo = rLo;
-      round(v3Hi, v3Lo, readU32(data, p + 20), readU32(data, p + 16));
-      v3Hi = rHi;
-      v3Lo = rLo;
-      round(v4Hi, v4Lo, readU32(data, p + 28), readU32(data, p + 24));
-      v4Hi = rHi;
-      v4Lo = rLo;
-      p += 32;
-    }
+    p = stripes(data, len - 32);
+    const v1Hi = lanes[0] >>> 0;
+    const v1Lo = lanes[1] >>> 0;
+    const v2Hi = lanes[2] >>> 0;
+    const v2Lo = lanes[3] >>> 0;
+    const v3Hi = lanes[4] >>> 0;
+    const v3Lo = lanes[5] >>> 0;
+    const v4Hi = lanes[6] >>> 0;
+    const v4Lo = lanes[7] >>> 0;
     rotl64(v1Hi, v1Lo, 1);
     hHi = rHi;
     hLo = rLo;

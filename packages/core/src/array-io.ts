@@ -30,6 +30,7 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
+import { type ChunkCache, invalidateChunkCaches } from "./chunk-cache.js";
 import { canReadDirect, scatterRanges } from "./direct-read.js";
 import { Pipeline } from "./pipeline.js";
 import type { DecodeIntoTask } from "./workers/chunk-task.js";
@@ -61,6 +62,12 @@ export interface GetOptions {
    * large chunks are then decompressed on several cores at once.
    */
   workers?: WorkerPool;
+  /**
+   * Decoded chunks to reuse (`createChunkCache`); default: the array's own, given to
+   * `open`/`openArray`/`createArray`. Cached chunks are copied without a store request or
+   * a decode; chunks read are added. Not used for sharded arrays.
+   */
+  chunkCache?: ChunkCache;
 }
 
 /** Options of `set`. */
@@ -110,6 +117,8 @@ async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | un
     await (array.store as WritableStore).delete(key, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not delete "${key}"`, key);
+  } finally {
+    invalidateChunkCaches(array.store, key);
   }
 }
 
@@ -118,6 +127,8 @@ async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, si
     await store.set(key, bytes, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
+  } finally {
+    invalidateChunkCaches(store, key);
   }
 }
 
@@ -190,6 +201,7 @@ export async function get(
   const partial = codecs.decodePartial;
   const direct = canReadDirect(array) && ArrayBuffer.isView(out.data);
   const itemBytes = dataType.byteSize ?? 0;
+  const cache = partial === undefined ? (options.chunkCache ?? array.config.chunkCache) : undefined;
   let done = 0;
   await mapConcurrent(
     p.projections(),
@@ -198,7 +210,9 @@ export async function get(
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
       const ctx = { key, signal, workers: options.workers };
-      if (partial !== undefined) {
+      if (cache !== undefined) {
+        await readThroughCache(cache, array, proj, spec, out, fillIsZero, ctx);
+      } else if (partial !== undefined) {
         const [src, dst] = ascending(proj.src, proj.dst);
         const part = await partial(byteSource(store, key, signal), src, spec, ctx);
         if (part === undefined) {
@@ -226,6 +240,48 @@ export async function get(
     { signal },
   );
   return { data: out.data, shape: p.outShape, stride: cStrides(p.outShape), dataType };
+}
+
+/**
+ * Reads one chunk through a chunk cache: copies a cached chunk into `out`, or reads,
+ * decodes and copies it, keeping a private C-order copy in the cache when it fits.
+ */
+async function readThroughCache(
+  cache: ChunkCache,
+  array: ZarrArray,
+  proj: ChunkProjection,
+  spec: ChunkSpec,
+  out: NdArray,
+  fillIsZero: boolean,
+  ctx: CodecCallContext,
+): Promise<void> {
+  const { store, dataType, fillValue } = array;
+  const width = dataType.width;
+  const key = ctx.key;
+  const hit = cache.lookup(store, key, spec);
+  if (hit !== undefined) {
+    if (hit.data !== undefined) copyRegion({ data: hit.data, shape: spec.shape, stride: cStrides(spec.shape) }, proj.src, out, proj.dst, width);
+    else if (!fillIsZero) fillRegion(out, proj.dst, fillValue, dataType);
+    return;
+  }
+  const epoch = cache.begin(store);
+  const bytes = await readKey(store, key, ctx.signal);
+  throwIfAborted(ctx.signal);
+  if (bytes === undefined) {
+    if (!fillIsZero) fillRegion(out, proj.dst, fillValue, dataType);
+    cache.insert(store, key, spec, undefined, epoch);
+    return;
+  }
+  const decoded = await array.codecs.decode(bytes, spec, ctx);
+  if (!cache.fits(spec)) {
+    copyRegion(decoded, proj.src, out, proj.dst, width);
+    return;
+  }
+  // The decoded chunk may be a view of the store's bytes: the cache keeps its own copy.
+  const own: NdArray = { data: dataType.allocate(shapeSize(spec.shape)), shape: spec.shape, stride: cStrides(spec.shape) };
+  copyRegion(decoded, fullSelection(spec.shape), own, fullSelection(spec.shape), width);
+  cache.insert(store, key, spec, own.data, epoch);
+  copyRegion(own, proj.src, out, proj.dst, width);
 }
 
 /**

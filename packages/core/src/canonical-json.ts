@@ -8,6 +8,13 @@
 import { type DataType, isJsonObject, type JsonObject, type JsonValue, type Scalar, ZarrError } from "@zarr/spec";
 import type { ArrayData } from "./array-io.js";
 
+/** What canonical JSON needs of a struct field (see `StructDataType.fields`). */
+interface StructFieldLike {
+  name: string;
+  dataType: DataType;
+  shape: readonly number[];
+}
+
 function floatJson(x: number): JsonValue {
   if (Number.isNaN(x)) return "NaN";
   if (x === Number.POSITIVE_INFINITY) return "Infinity";
@@ -46,8 +53,16 @@ export function scalarToCanonicalJson(value: Scalar, dataType: DataType): JsonVa
     case "string":
       return (value as string).replace(/\0+$/, "");
     case "struct": {
-      if (!isJsonObject(value)) return value as JsonValue;
-      return value;
+      // Fields in their own canonical forms; sub-array fields as flat lists (see StructDataType).
+      const fields = (dataType as { fields?: readonly StructFieldLike[] }).fields;
+      if (!isJsonObject(value) || fields === undefined) return value as JsonValue;
+      const out: JsonObject = {};
+      for (const f of fields) {
+        if (f.name === "") continue;
+        const v = (value as Record<string, Scalar>)[f.name];
+        out[f.name] = f.shape.length === 0 ? scalarToCanonicalJson(v, f.dataType) : (v as unknown as Scalar[]).map((x) => scalarToCanonicalJson(x, f.dataType));
+      }
+      return out;
     }
     default:
       return value as JsonValue;

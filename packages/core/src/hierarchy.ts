@@ -13,6 +13,7 @@ import {
   isWritable,
   type JsonObject,
   type JsonValue,
+  MetadataError,
   type NodeMetadata,
   parseArrayMetadata,
   type Scalar,
@@ -20,6 +21,8 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
+import { invalidateChunkCaches } from "./chunk-cache.js";
+import type { NodeFormat } from "./formats.js";
 import { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
 import { type ArrayConfig, type NodeOptions, resolveArray, withMetadataKey, ZarrArray, ZarrGroup } from "./nodes.js";
 import { joinPath, metadataKey, nodePrefix, normalizePath, parentPath, validateNewNodePath } from "./paths.js";
@@ -48,10 +51,11 @@ async function nodeFromMetadata(
   metadata: NodeMetadata,
   options: OpenOptions,
   inherited?: ReadonlyMap<string, NodeMetadata>,
+  format?: NodeFormat,
 ): Promise<ZarrNode> {
   const registry = options.registry ?? defaultRegistry;
   if (metadata.node_type === "array") {
-    return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks });
+    return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, format, chunkCache: options.chunkCache });
   }
   // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
   // consolidated_metadata into nested groups of a consolidated hierarchy.
@@ -59,17 +63,26 @@ async function nodeFromMetadata(
   if (metadata.consolidated_metadata && (inherited === undefined || inherited.size === 0)) {
     consolidated = new Map(Object.entries(metadata.consolidated_metadata.metadata));
   }
-  return new ZarrGroup(store, path, metadata, registry, consolidated);
+  return new ZarrGroup(store, path, metadata, registry, consolidated, false, format?.zarrFormat ?? 3, format);
+}
+
+/**
+ * Asks the registry's `"format"` entries (Zarr v2, the early v3 draft, ...), in order,
+ * for the node at `path`; the first that has one answers.
+ */
+async function readFormatEntry(store: Store, path: string, registry: Registry, signal?: AbortSignal): Promise<NodeEntry | undefined> {
+  for (const format of await registry.formats()) {
+    throwIfAborted(signal);
+    const entry = await format.read(store, path, { registry, signal });
+    if (entry !== undefined) return entry;
+  }
+  return undefined;
 }
 
 async function hasKeysUnder(store: Store, prefix: string, signal?: AbortSignal): Promise<boolean> {
   if (!isListable(store)) return false;
   for await (const _ of store.listPrefix(prefix, { signal })) return true;
   return false;
-}
-
-function implicitGroup(store: Store, path: string, registry: Registry): ZarrGroup {
-  return new ZarrGroup(store, path, { zarr_format: 3, node_type: "group", attributes: {} }, registry, undefined, true);
 }
 
 /**
@@ -94,16 +107,51 @@ export async function open(location: Store | ZarrGroup, path = "", options: Open
     const full = joinPath(location.path, rel);
     const known = location.consolidated?.get(rel);
     if (known !== undefined) {
-      return nodeFromMetadata(location.store, full, known, opts, consolidatedBelow(location.consolidated!, rel));
+      return nodeFromMetadata(location.store, full, known, opts, consolidatedBelow(location.consolidated!, rel), location.format);
     }
     return open(location.store, full, opts);
   }
-  const store = location;
+  const registry = options.registry ?? defaultRegistry;
+  const entry = await openEntry(location, path, { registry, signal: options.signal });
+  return entryToNodeAt(location, entry, { registry, ...options });
+}
+
+/**
+ * The node at `path` as metadata, without resolving codecs (see {@link NodeEntry}): its
+ * `zarr.json`, else what a registered format (Zarr v2, the early v3 draft) finds there,
+ * else an implicit group when keys exist below it. Throws `NODE_NOT_FOUND` otherwise.
+ *
+ * @example
+ * ```ts
+ * const entry = await openEntry(store, "t2m");
+ * console.log(entry.kind, entry.metadata.attributes); // works whatever codecs t2m uses
+ * ```
+ */
+export async function openEntry(
+  store: Store,
+  path = "",
+  options: { registry?: Registry; signal?: AbortSignal } = {},
+): Promise<NodeEntry> {
+  throwIfAborted(options.signal);
   const p = normalizePath(path);
   const registry = options.registry ?? defaultRegistry;
-  const metadata = await readNodeMetadata(store, p, options.signal);
-  if (metadata !== undefined) return nodeFromMetadata(store, p, metadata, options);
-  if (await hasKeysUnder(store, nodePrefix(p), options.signal)) return implicitGroup(store, p, registry);
+  const name = p.slice(p.lastIndexOf("/") + 1);
+  let metadata: NodeMetadata | undefined;
+  let invalid: MetadataError | undefined;
+  try {
+    metadata = await readNodeMetadata(store, p, options.signal);
+  } catch (error) {
+    // Another format may own this zarr.json (the early v3 draft's entry point); if none does, this error stands.
+    if (!(error instanceof MetadataError)) throw error;
+    invalid = error;
+  }
+  if (metadata !== undefined) return { path: p, name, kind: metadata.node_type, metadata, implicit: false };
+  const entry = await readFormatEntry(store, p, registry, options.signal);
+  if (entry !== undefined) return entry;
+  if (invalid !== undefined) throw invalid;
+  if (await hasKeysUnder(store, nodePrefix(p), options.signal)) {
+    return { path: p, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true };
+  }
   const listable = isListable(store) ? "" : " (the store cannot list keys, so implicit groups cannot be detected)";
   throw new ZarrError("NODE_NOT_FOUND", `No Zarr node at "${p || "/"}": "${metadataKey(p)}" does not exist${listable}`, {
     key: metadataKey(p),
@@ -372,7 +420,7 @@ export async function createArray(store: Store, path: string, options: CreateArr
   await prepareNewNode(store, p, options);
   await writeMissingParents(store, p, options.signal);
   await writeNodeMetadata(store, p, metadata, options.signal);
-  return resolveArray(store, p, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks });
+  return resolveArray(store, p, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, chunkCache: options.chunkCache });
 }
 
 /**
@@ -405,6 +453,8 @@ export interface NodeEntry {
   implicit: boolean;
   /** Consolidated metadata of the descendants, when the listing came from it. */
   consolidated?: ReadonlyMap<string, NodeMetadata>;
+  /** The storage format the node was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  format?: NodeFormat;
 }
 
 const IMPLICIT_GROUP: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: {} };
@@ -433,9 +483,11 @@ export async function listChildren(group: ZarrGroup, options: { signal?: AbortSi
         metadata: meta ?? IMPLICIT_GROUP,
         implicit: meta === undefined,
         consolidated: consolidatedBelow(group.consolidated as ReadonlyMap<string, NodeMetadata>, name),
+        ...(group.format === undefined ? {} : { format: group.format }),
       };
     });
   }
+  if (group.format?.listChildren !== undefined) return group.format.listChildren(group, options);
   const { store } = group;
   if (!isListable(store)) {
     throw new ZarrError(
@@ -453,7 +505,12 @@ export async function listChildren(group: ZarrGroup, options: { signal?: AbortSi
   for (const name of [...listing.prefixes].sort()) {
     const path = joinPath(group.path, name);
     const meta = await readNodeMetadata(store, path, options.signal);
-    if (meta !== undefined) out.push({ path, name, kind: meta.node_type, metadata: meta, implicit: false });
+    if (meta !== undefined) {
+      out.push({ path, name, kind: meta.node_type, metadata: meta, implicit: false });
+      continue;
+    }
+    const other = await readFormatEntry(store, path, group.registry, options.signal);
+    if (other !== undefined) out.push({ ...other, path, name });
     else if (await hasKeysUnder(store, nodePrefix(path), options.signal)) {
       out.push({ path, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true });
     }
@@ -462,10 +519,16 @@ export async function listChildren(group: ZarrGroup, options: { signal?: AbortSi
 }
 
 async function entryToNode(group: ZarrGroup, entry: NodeEntry, options: OpenOptions): Promise<ZarrNode> {
+  return entryToNodeAt(group.store, entry, { registry: group.registry, ...options });
+}
+
+function entryToNodeAt(store: Store, entry: NodeEntry, options: OpenOptions): Promise<ZarrNode> | ZarrNode {
+  const registry = options.registry ?? defaultRegistry;
   if (entry.implicit) {
-    return new ZarrGroup(group.store, entry.path, IMPLICIT_GROUP, options.registry ?? group.registry, entry.consolidated, true);
+    const zarrFormat = entry.format?.zarrFormat ?? 3;
+    return new ZarrGroup(store, entry.path, IMPLICIT_GROUP, registry, entry.consolidated, true, zarrFormat, entry.format);
   }
-  return nodeFromMetadata(group.store, entry.path, entry.metadata, { registry: group.registry, ...options }, entry.consolidated);
+  return nodeFromMetadata(store, entry.path, entry.metadata, { ...options, registry }, entry.consolidated, entry.format);
 }
 
 /**
@@ -497,7 +560,16 @@ export async function* walkEntries(group: ZarrGroup, options: { signal?: AbortSi
     throwIfAborted(options.signal);
     yield entry;
     if (entry.kind === "group") {
-      const child = new ZarrGroup(group.store, entry.path, entry.metadata as GroupMetadata, group.registry, entry.consolidated, entry.implicit);
+      const child = new ZarrGroup(
+        group.store,
+        entry.path,
+        entry.metadata as GroupMetadata,
+        group.registry,
+        entry.consolidated,
+        entry.implicit,
+        entry.format?.zarrFormat ?? 3,
+        entry.format,
+      );
       yield* walkEntries(child, options);
     }
   }
@@ -540,6 +612,8 @@ export async function deleteNode(store: Store, path: string, options: { signal?:
     if (p !== "") await store.delete(metadataKey(p), options);
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not delete "${p || "/"}"`, prefix);
+  } finally {
+    invalidateChunkCaches(store, prefix, { prefix: true });
   }
 }
 
@@ -553,17 +627,24 @@ export async function deleteNode(store: Store, path: string, options: { signal?:
  */
 export async function setAttributes<N extends ZarrNode>(node: N, attributes: Attributes, options: { signal?: AbortSignal } = {}): Promise<N> {
   if (!isJsonObject(attributes)) throw new ZarrError("INVALID_ARGUMENT", "attributes must be a JSON object");
-  if (node.zarrFormat !== 3) {
+  const { format } = node;
+  if (format !== undefined) {
+    // A node of another format (Zarr v2, ...) writes its attributes into its own documents.
+    if (format.writeAttributes === undefined) {
+      throw new ZarrError("UNSUPPORTED", `Writing attributes of "${node.path || "/"}" (format ${format.name}) is not supported`);
+    }
+    await format.writeAttributes(node, attributes, options);
+  } else if (node.zarrFormat !== 3) {
     throw new ZarrError("UNSUPPORTED", `Writing attributes of a Zarr v${node.zarrFormat} node needs @zarr/v2-compat`);
   }
   const metadata = { ...node.metadata, attributes };
-  await writeNodeMetadata(node.store, node.path, metadata, options.signal);
+  if (format === undefined) await writeNodeMetadata(node.store, node.path, metadata, options.signal);
   if (node.kind === "array") {
     const a = node as ZarrArray;
-    return new ZarrArray(a.store, a.path, metadata as ArrayMetadata, a.registry, a.dataType, a.fillValue, a.chunkGrid, a.chunkKeyEncoding, a.codecs, a.config) as N;
+    return new ZarrArray(a.store, a.path, metadata as ArrayMetadata, a.registry, a.dataType, a.fillValue, a.chunkGrid, a.chunkKeyEncoding, a.codecs, a.config, a.zarrFormat, a.format) as N;
   }
   const g = node as ZarrGroup;
-  return new ZarrGroup(g.store, g.path, metadata as GroupMetadata, g.registry, g.consolidated) as N;
+  return new ZarrGroup(g.store, g.path, metadata as GroupMetadata, g.registry, g.consolidated, false, g.zarrFormat, g.format) as N;
 }
 
 /**
@@ -607,6 +688,13 @@ export async function consolidateMetadata(
   const p = normalizePath(path);
   const registry = options.registry ?? defaultRegistry;
   const group = await openGroup(store, p, { registry, signal: options.signal });
+  if (group.format !== undefined) {
+    // A group of another format (Zarr v2: .zmetadata) consolidates in its own way.
+    if (group.format.consolidate === undefined) {
+      throw new ZarrError("UNSUPPORTED", `Consolidating metadata of "${p || "/"}" (format ${group.format.name}) is not supported`);
+    }
+    return group.format.consolidate(group, options);
+  }
   // Walk the store itself, not older consolidated metadata.
   const fresh = new ZarrGroup(store, p, group.metadata, registry, undefined, group.implicit);
   const metadata: Record<string, NodeMetadata> = {};

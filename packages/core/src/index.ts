@@ -16,6 +16,7 @@ export {
   createGroup,
   children,
   listChildren,
+  openEntry,
   walkEntries,
   type NodeEntry,
   walk,
@@ -42,6 +43,7 @@ export {
   type Progress,
 } from "./array-io.js";
 export { resize, type ResizeOptions } from "./resize.js";
+export { ChunkCache, createChunkCache, type ChunkCacheOptions } from "./chunk-cache.js";
 export {
   slice,
   mask,
@@ -62,4 +64,8 @@ export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyE
 export { bytesCodec } from "./codecs/bytes.js";
 export { transposeCodec } from "./codecs/transpose.js";
 export * from "./data-types/index.js";
+export { StructDataType, structDataType, type StructField } from "./data-types/struct.js";
+export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
+export { ObjectDataType, objectDataType } from "./data-types/object.js";
+export type { AnyFormatEntry, FormatEntry, FormatReadOptions, FormatWriteOptions, LazyFormatEntry, NodeFormat } from "./formats.js";
 export * from "@zarr/spec";

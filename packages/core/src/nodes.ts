@@ -17,6 +17,8 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import type { ChunkCache } from "./chunk-cache.js";
+import type { NodeFormat } from "./formats.js";
 import { metadataKey, nodePrefix } from "./paths.js";
 import { buildPipeline } from "./pipeline.js";
 import { defaultRegistry, type Registry } from "./registry.js";
@@ -31,12 +33,14 @@ export interface NodeOptions {
 export interface ArrayConfig {
   /** Write chunks whose elements all equal the fill value (default false: such chunks are deleted). */
   writeEmptyChunks: boolean;
+  /** Decoded chunks every `get` of the array reuses (`createChunkCache`; default none). */
+  chunkCache?: ChunkCache;
 }
 
 /** A group node. */
 export class ZarrGroup {
   readonly kind = "group" as const;
-  /** Zarr format of the node (3). */
+  /** Zarr format of the node (3, or 2 for a group read through @zarr/v2-compat). */
   readonly zarrFormat: 2 | 3;
   constructor(
     readonly store: Store,
@@ -48,6 +52,8 @@ export class ZarrGroup {
     /** True for a group without a `zarr.json` that exists only because it has children. */
     readonly implicit = false,
     zarrFormat: 2 | 3 = 3,
+    /** The storage format the group was read from, when it is not Zarr v3 (see `NodeFormat`). */
+    readonly format?: NodeFormat,
   ) {
     this.zarrFormat = zarrFormat;
   }
@@ -78,9 +84,11 @@ export class ZarrArray {
     readonly codecs: CodecPipeline,
     readonly config: ArrayConfig,
     readonly zarrFormat: 2 | 3 = 3,
+    /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
+    readonly format?: NodeFormat,
   ) {
     this.shape = metadata.shape;
-    this.prefix = nodePrefix(path);
+    this.prefix = format?.chunkPrefix?.(path) ?? nodePrefix(path);
   }
   /** The node's name (last path segment; `""` for the root). */
   get name(): string {
@@ -144,10 +152,11 @@ export async function resolveArray(
   store: Store,
   path: string,
   metadata: ArrayMetadata,
-  options: NodeOptions & Partial<ArrayConfig> & { zarrFormat?: 2 | 3; documentKey?: string } = {},
+  options: NodeOptions & Partial<ArrayConfig> & { zarrFormat?: 2 | 3; documentKey?: string; format?: NodeFormat } = {},
 ): Promise<ZarrArray> {
   const registry = options.registry ?? defaultRegistry;
-  const key = options.documentKey ?? metadataKey(path);
+  const { format } = options;
+  const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
   return withMetadataKeyAsync(key, async () => {
     for (const [i, t] of metadata.storage_transformers.entries()) {
       if (t.must_understand !== false) {
@@ -165,8 +174,11 @@ export async function resolveArray(
     const gridEntry = await registry.chunkGrid(metadata.chunk_grid.name, { key, path: ["chunk_grid"] });
     const chunkGrid = gridEntry.fromConfig(metadata.chunk_grid.configuration, metadata.shape, ["chunk_grid"]);
     const kenc = metadata.chunk_key_encoding;
-    const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
-    const chunkKeyEncoding = kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]);
+    let chunkKeyEncoding = format?.chunkKeyEncoding?.(metadata);
+    if (chunkKeyEncoding === undefined) {
+      const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
+      chunkKeyEncoding = kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]);
+    }
     const firstChunk = chunkGrid.chunkShape(metadata.shape.map(() => 0));
     const codecs = await buildPipeline(metadata.codecs, { shape: firstChunk, dataType, fillValue }, registry, {
       key,
@@ -182,8 +194,9 @@ export async function resolveArray(
       chunkGrid,
       chunkKeyEncoding,
       codecs,
-      { writeEmptyChunks: options.writeEmptyChunks ?? false },
-      options.zarrFormat ?? 3,
+      { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache },
+      options.zarrFormat ?? format?.zarrFormat ?? 3,
+      format,
     );
   });
 }

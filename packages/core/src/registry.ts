@@ -17,10 +17,14 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
+import type { AnyFormatEntry, FormatEntry } from "./formats.js";
 import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
 import { bytesCodec } from "./codecs/bytes.js";
 import { transposeCodec } from "./codecs/transpose.js";
 import { builtinDataTypes } from "./data-types/index.js";
+import { nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
+import { objectDataType } from "./data-types/object.js";
+import { structDataType } from "./data-types/struct.js";
 
 type EntryType = ExtensionEntry["type"];
 type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
@@ -94,11 +98,12 @@ export interface LookupSite {
  * first use.
  */
 export class Registry {
-  private readonly byName = new Map<string, RegistryEntry>();
+  private readonly byName = new Map<string, RegistryEntry | AnyFormatEntry>();
   private readonly matchers: DataTypeEntry[] = [];
   private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
+  private readonly formatLoads = new Map<AnyFormatEntry, Promise<FormatEntry>>();
 
-  constructor(entries: Iterable<RegistryEntry> = []) {
+  constructor(entries: Iterable<RegistryEntry | AnyFormatEntry> = []) {
     for (const e of entries) this.add(e);
   }
 
@@ -110,9 +115,10 @@ export class Registry {
    * defaultRegistry.add(gzip, zstd);
    * ```
    */
-  add(...entries: RegistryEntry[]): this {
+  add(...entries: (RegistryEntry | AnyFormatEntry)[]): this {
     for (const entry of entries) {
-      const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...(entry.aliases ?? [])];
+      const aliases = "aliases" in entry ? (entry.aliases ?? []) : [];
+      const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...aliases];
       for (const name of names) this.byName.set(`${entry.type}:${name}`, entry);
       if (entry.type === "data_type" && !("lazy" in entry) && typeof entry.matches === "function") {
         this.matchers.push(entry);
@@ -122,15 +128,45 @@ export class Registry {
   }
 
   /** A new registry holding this one's entries plus `entries`. */
-  extend(...entries: RegistryEntry[]): Registry {
+  extend(...entries: (RegistryEntry | AnyFormatEntry)[]): Registry {
     const next = new Registry(this.list());
     next.add(...entries);
     return next;
   }
 
   /** Every distinct entry. */
-  list(): RegistryEntry[] {
+  list(): (RegistryEntry | AnyFormatEntry)[] {
     return [...new Set(this.byName.values()), ...this.matchers.filter((m) => !this.byName.has(`data_type:${m.name}`))];
+  }
+
+  /**
+   * The storage formats besides Zarr v3 (`"format"` entries, e.g. Zarr v2 from
+   * @zarr/v2-compat) in the order they were added, lazy ones loaded. `open` and the
+   * hierarchy functions ask them, in this order, about paths that have no `zarr.json`.
+   */
+  async formats(): Promise<FormatEntry[]> {
+    const out: FormatEntry[] = [];
+    for (const entry of this.byName.values()) {
+      if (entry.type !== "format") continue;
+      if (!("lazy" in entry)) {
+        out.push(entry);
+        continue;
+      }
+      let pending = this.formatLoads.get(entry);
+      if (pending === undefined) {
+        pending = entry.load().catch((error: unknown) => {
+          this.formatLoads.delete(entry);
+          throw new ZarrError(
+            "UNSUPPORTED",
+            `Could not load format "${entry.name}"${entry.package ? ` from ${entry.package}` : ""}: ${(error as Error)?.message ?? error}`,
+            { cause: error },
+          );
+        });
+        this.formatLoads.set(entry, pending);
+      }
+      out.push(await pending);
+    }
+    return out;
   }
 
   /** True when `name` resolves (without loading it). */
@@ -164,7 +200,7 @@ export class Registry {
   }
 
   private async resolve<T extends EntryType>(type: T, name: string, site: LookupSite): Promise<EntryOf<T>> {
-    let entry = this.byName.get(`${type}:${name}`);
+    let entry = this.byName.get(`${type}:${name}`) as RegistryEntry | undefined;
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
     if (entry === undefined) throw unknownEntry(type, name, site);
     if (!("lazy" in entry)) return entry as EntryOf<T>;
@@ -215,9 +251,16 @@ function unknownEntry(type: EntryType, name: string, site: LookupSite): ZarrErro
   );
 }
 
-/** The entries every registry starts with: core data types, grids, key encodings, `bytes` and `transpose`. */
+/**
+ * The entries every registry starts with: core data types (plus `struct`,
+ * `null_terminated_bytes` and `object` for what Zarr v2 holds), grids, key encodings,
+ * `bytes` and `transpose`.
+ */
 export const builtinEntries: readonly RegistryEntry[] = [
   ...builtinDataTypes,
+  structDataType,
+  nullTerminatedBytesDataType,
+  objectDataType,
   ...builtinChunkGrids,
   ...builtinChunkKeyEncodings,
   bytesCodec,
@@ -235,7 +278,7 @@ export const builtinEntries: readonly RegistryEntry[] = [
  * const arr = await open(store, "temperature", { registry });
  * ```
  */
-export function createRegistry(entries: Iterable<RegistryEntry> = []): Registry {
+export function createRegistry(entries: Iterable<RegistryEntry | AnyFormatEntry> = []): Registry {
   const registry = new Registry(builtinEntries);
   for (const e of entries) registry.add(e);
   return registry;

@@ -15,6 +15,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { DEFAULT_CONCURRENCY, type Progress } from "./array-io.js";
+import { invalidateChunkCaches } from "./chunk-cache.js";
 import { writeNodeMetadata } from "./metadata-io.js";
 import { resolveArray, type ZarrArray } from "./nodes.js";
 import { nodePrefix } from "./paths.js";
@@ -41,6 +42,9 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
   const { store } = array;
   throwIfAborted(options.signal);
   if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
+  if (array.format !== undefined && array.format.writeArrayMetadata === undefined) {
+    throw new ZarrError("UNSUPPORTED", `Resizing "${array.path || "/"}" (format ${array.format.name}) is not supported`);
+  }
   if (!Array.isArray(shape) || shape.length !== array.ndim) {
     throw new ZarrError("INVALID_ARGUMENT", `New shape must have ${array.ndim} dimensions, got ${JSON.stringify(shape)}`);
   }
@@ -113,7 +117,17 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
       options.onProgress?.({ done: ++done, total });
     }, { signal: options.signal });
   }
+  // Chunks were deleted or rewritten above: cached decoded chunks of this array are stale.
+  invalidateChunkCaches(store, array.format?.chunkPrefix?.(array.path) ?? nodePrefix(array.path), { prefix: true });
   const metadata: ArrayMetadata = { ...array.metadata, shape: [...shape], chunk_grid: grid.toJSON() };
-  await writeNodeMetadata(store, array.path, metadata, options.signal);
-  return resolveArray(store, array.path, metadata, { registry: array.registry, writeEmptyChunks: array.config.writeEmptyChunks });
+  const { format } = array;
+  if (format === undefined) await writeNodeMetadata(store, array.path, metadata, options.signal);
+  else if (format.writeArrayMetadata !== undefined) await format.writeArrayMetadata(array, metadata, options);
+  return resolveArray(store, array.path, metadata, {
+    registry: array.registry,
+    writeEmptyChunks: array.config.writeEmptyChunks,
+    chunkCache: array.config.chunkCache,
+    zarrFormat: array.zarrFormat,
+    format,
+  });
 }

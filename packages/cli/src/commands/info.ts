@@ -24,7 +24,7 @@ function arrayText(d: JsonObject): string[] {
   const kenc = d.chunk_key_encoding as JsonObject;
   const lines = [
     `${label("path")}${d.path}`,
-    `${label("node")}array (Zarr v3)`,
+    `${label("node")}array (Zarr v${d.zarr_format})`,
     `${label("shape")}${shapeText(d.shape as JsonValue[])}`,
     `${label("data type")}${dataTypeText(d.data_type as { name: string; configuration: JsonObject })}`,
     `${label("chunk grid")}${gridLine}`,
@@ -47,7 +47,7 @@ function groupText(d: JsonObject): string[] {
   const width = Math.max(0, ...children.map((c) => String(c.name).length));
   return [
     `${label("path")}${d.path}`,
-    `${label("node")}${d.implicit ? "implicit group (no zarr.json)" : "group (Zarr v3)"}`,
+    `${label("node")}${d.implicit ? "implicit group (no zarr.json)" : `group (Zarr v${d.zarr_format})`}`,
     `${label("consolidated")}${d.consolidated ? "yes" : "no"}`,
     `${label("attributes")}${compactJson(d.attributes)}`,
     `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`,

@@ -9,7 +9,8 @@ import {
   type Registry,
   set,
 } from "@zarr/core";
-import { type DataType, MetadataError, ZarrError } from "@zarr/spec";
+import { type DataType, isJsonObject, type JsonValue, MetadataError, ZarrError } from "@zarr/spec";
+import { type CodecConfigV2, createArrayV2, dataTypeToDtype } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
 import { convertData } from "../convert.js";
 import { dataTypeText, shapeText } from "../format.js";
@@ -21,6 +22,7 @@ import {
   parseDataTypeOption,
   parseDimensionNamesOption,
   parseFillValueOption,
+  parseJsonOption,
 } from "../put-options.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
@@ -48,6 +50,48 @@ async function readInput(file: string): Promise<Uint8Array> {
   }
 }
 
+/** `--compressor`: a numcodecs configuration (`{"id": "zstd", "level": 3}`) or `null`. */
+function parseCompressorOption(text: string): CodecConfigV2 | null {
+  const json = parseJsonOption("--compressor", text);
+  if (json === null) return null;
+  if (!isJsonObject(json) || typeof json.id !== "string") {
+    throw new ZarrError("INVALID_ARGUMENT", 'Invalid --compressor: expected a numcodecs configuration such as {"id": "zlib", "level": 1}, or null');
+  }
+  return json as CodecConfigV2;
+}
+
+/** `--filters`: a JSON list of numcodecs configurations, or `null`. */
+function parseFiltersOption(text: string): CodecConfigV2[] | null {
+  const json = parseJsonOption("--filters", text);
+  if (json === null) return null;
+  if (!Array.isArray(json) || !json.every((f) => isJsonObject(f) && typeof f.id === "string")) {
+    throw new ZarrError("INVALID_ARGUMENT", 'Invalid --filters: expected a JSON list of numcodecs configurations such as [{"id": "delta", "dtype": "<i4"}]');
+  }
+  return json as CodecConfigV2[];
+}
+
+/** The v2-only options, checked before anything is read or written. */
+function v2Options(values: Record<string, string | boolean | undefined>) {
+  const format = values["zarr-format"] ?? "3";
+  if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format must be 2 or 3, got ${JSON.stringify(format)}`, "put");
+  const v2Only = ["compressor", "filters", "order", "dimension-separator"].filter((k) => values[k] !== undefined);
+  if (format === "3") {
+    if (v2Only.length > 0) throw new UsageError(`--${v2Only[0]} needs --zarr-format 2 (use --codecs for Zarr v3)`, "put");
+    return undefined;
+  }
+  if (values.codecs !== undefined) throw new UsageError("--codecs is for Zarr v3: use --compressor and --filters with --zarr-format 2", "put");
+  const order = values.order ?? "C";
+  if (order !== "C" && order !== "F") throw new UsageError(`--order must be C or F, got ${JSON.stringify(order)}`, "put");
+  const sep = values["dimension-separator"] ?? ".";
+  if (sep !== "." && sep !== "/") throw new UsageError(`--dimension-separator must be . or /, got ${JSON.stringify(sep)}`, "put");
+  return {
+    compressor: values.compressor === undefined ? undefined : parseCompressorOption(values.compressor as string),
+    filters: values.filters === undefined ? undefined : parseFiltersOption(values.filters as string),
+    order: order as "C" | "F",
+    dimensionSeparator: sep as "." | "/",
+  };
+}
+
 /** Runs `zarr put`. */
 export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const { values, positionals } = parseCommandArgs("put", args, {
@@ -59,6 +103,11 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
     attrs: { type: "string" },
     "data-type": { type: "string" },
     overwrite: { type: "boolean" },
+    "zarr-format": { type: "string" },
+    compressor: { type: "string" },
+    filters: { type: "string" },
+    order: { type: "string" },
+    "dimension-separator": { type: "string" },
   });
   if (values.help) {
     await io.write(`${USAGE.put}\n`);
@@ -75,6 +124,8 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
     values["dimension-names"] === undefined ? undefined : parseDimensionNamesOption(values["dimension-names"]);
   const attributes = values.attrs === undefined ? undefined : parseAttrsOption(values.attrs);
   const dataTypeOption = values["data-type"] === undefined ? undefined : parseDataTypeOption(values["data-type"]);
+  const v2 = v2Options(values);
+  if (v2 !== undefined && "chunkGrid" in chunks) throw new UsageError("Zarr v2 has regular chunks only (--chunks 10,10)", "put");
   const registry = cliRegistry();
 
   const npy = await decodeNpy(await readInput(values.from), values.from, registry);
@@ -93,6 +144,35 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const data = convertData(npy, dataType, values.from);
 
   const store = await openStoreArg(positionals[0], { writable: true });
+  if (v2 !== undefined) {
+    // Zarr v2: the .npy dtype as it is (a --data-type in the .npy file's byte order).
+    const dtype: JsonValue =
+      dataTypeOption === undefined ? npy.descr : dataTypeToDtype(dataType.toJSON() as JsonValue, npy.descr.startsWith(">") ? "big" : "little");
+    const array = await createArrayV2(store, path, {
+      shape: npy.shape,
+      dtype,
+      ...(dataTypeOption === undefined ? {} : { dataType: dataType.toJSON() }),
+      ...("chunkShape" in chunks ? { chunks: chunks.chunkShape as number[] } : {}),
+      ...(v2.compressor === undefined ? {} : { compressor: v2.compressor }),
+      ...(v2.filters === undefined ? {} : { filters: v2.filters }),
+      order: v2.order,
+      dimensionSeparator: v2.dimensionSeparator,
+      ...(fillValue === undefined ? {} : { fillValue }),
+      ...(dimensionNames === undefined ? {} : { dimensionNames: dimensionNames.map((n) => n ?? "") }),
+      ...(attributes === undefined ? {} : { attributes }),
+      overwrite: values.overwrite ?? false,
+      registry,
+    });
+    try {
+      await set(array, null, { data, shape: npy.shape });
+    } catch (error) {
+      await deleteNode(store, path).catch(() => undefined);
+      throw error;
+    }
+    const count = array.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
+    await io.write(`Created Zarr v2 array "/${path}": shape ${shapeText(npy.shape)}, dtype ${JSON.stringify(dtype)}, ${count} chunks\n`);
+    return;
+  }
   const options: CreateArrayOptions = {
     shape: npy.shape,
     dataType: dataType.toJSON(),

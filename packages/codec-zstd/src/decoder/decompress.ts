@@ -1,21 +1,24 @@
 /**
- * zstd decompression: fzstd decodes the blocks; this module makes that safe for
- * untrusted chunks. fzstd trusts headers (it allocates whatever Frame_Content_Size or
- * Window_Size says), skips Content_Checksum without verifying it, ignores dictionary
- * IDs, and mishandles several frames decoded into one caller buffer. So the frames are
- * scanned first (structure, sizes, truncation), each frame is handed to fzstd alone, and
- * the XXH64 checksum is verified here. One gap remains: for a frame that declares its
- * content size, fzstd cannot report a corrupt block that decodes to fewer or more bytes
- * than declared (the output keeps the declared size); the checksum, when present,
- * catches that.
+ * zstd decompression (RFC 8878) for untrusted chunks. The input is scanned first
+ * (frame-scan.ts: structure, sizes, truncation, dictionary IDs); the output is then
+ * allocated once from the declared sizes — or, for frames without Frame_Content_Size,
+ * grown geometrically up to what the blocks present can produce — and every frame is
+ * decoded into it by this package's block decoder, its XXH64 checksum verified.
  */
 import { ZarrError } from "@zarr/spec";
-import { decompress as fzstdDecompress } from "fzstd";
 import { zstdChecksum } from "../xxh64.js";
+import { ZstdCorruption } from "./corrupt.js";
+import { decodeFrame, OutputBuffer } from "./frame.js";
 import { type FrameInfo, scanFrames } from "./frame-scan.js";
 
-/** Largest decoded output accepted (2 GiB), whatever a header claims. */
-export const MAX_DECODED_SIZE = 2 ** 31;
+/** Largest decoded output accepted (2 GiB − 1: positions stay int32), whatever a header claims. */
+export const MAX_DECODED_SIZE = 2 ** 31 - 1;
+
+/**
+ * First allocation for a frame without a declared size, per byte of compressed frame
+ * (at least 1 MiB, at most what its blocks can produce); the buffer doubles from there.
+ */
+const UNKNOWN_SIZE_GUESS_RATIO = 16;
 
 /**
  * Decodes every frame of `input`. `key` names the chunk in error messages;
@@ -35,83 +38,54 @@ export function decodeFrames(input: Uint8Array, expectedSize: number | undefined
 
   let knownTotal = 0;
   let allKnown = true;
+  let bound = 0;
+  let guess = 0;
   for (const f of frames) {
-    if (f.contentSize < 0) allKnown = false;
-    else knownTotal += f.contentSize;
+    if (f.contentSize < 0) {
+      allKnown = false;
+      guess += Math.min(f.maxDecodedSize, Math.max(1 << 20, UNKNOWN_SIZE_GUESS_RATIO * (f.end - f.start)));
+    } else {
+      knownTotal += f.contentSize;
+      guess += f.contentSize;
+    }
+    bound += f.maxDecodedSize;
   }
   // Declared sizes are checked against the limits before anything is allocated.
   if (knownTotal > MAX_DECODED_SIZE) fail(`the frames declare ${knownTotal} bytes, over the ${MAX_DECODED_SIZE}-byte limit`);
   if (expectedSize !== undefined && (allKnown ? knownTotal !== expectedSize : knownTotal > expectedSize)) {
     fail(`the frames declare ${knownTotal} bytes of content, expected ${expectedSize}`);
   }
+  // The most the output may ever hold: the limit, the expected size, what the blocks can produce.
+  const maxTotal = Math.min(MAX_DECODED_SIZE, expectedSize ?? MAX_DECODED_SIZE, bound);
+  const out = new OutputBuffer(Math.min(guess, maxTotal));
 
-  const parts: Uint8Array[] = [];
-  let total = 0;
+  let op = 0;
+  let knownLeft = knownTotal;
   for (const f of frames) {
-    const part = f.contentSize >= 0 ? decodeKnownSize(input, f, fail) : decodeUnknownSize(input, f, fail);
-    verifyChecksum(f, part, where, key);
-    total += part.length;
-    if (total > MAX_DECODED_SIZE) fail(`the decoded data exceeds the ${MAX_DECODED_SIZE}-byte limit`);
-    if (expectedSize !== undefined && total > expectedSize) {
-      fail(`the data decodes to more than the expected ${expectedSize} bytes`);
+    const frameStart = op;
+    // A frame without a declared size may use what its blocks can produce, within what
+    // the limits leave after the declared sizes of the frames still to come.
+    if (f.contentSize >= 0) knownLeft -= f.contentSize;
+    const limit =
+      f.contentSize >= 0 ? frameStart + f.contentSize : Math.min(frameStart + f.maxDecodedSize, maxTotal - knownLeft);
+    try {
+      op = decodeFrame(input, f, out, op, limit);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      const problem = error instanceof ZstdCorruption ? error.message : `unexpected failure (${String(error)})`;
+      return fail(`corrupt frame at offset ${f.start} (${problem})`, error);
     }
-    parts.push(part);
+    if (f.contentSize >= 0 && op - frameStart !== f.contentSize) {
+      fail(`the frame at offset ${f.start} decoded to ${op - frameStart} bytes, its header says ${f.contentSize}`);
+    }
+    verifyChecksum(f, out.bytes.subarray(frameStart, op), where, key);
   }
-  if (expectedSize !== undefined && total !== expectedSize) {
-    fail(`the data decodes to ${total} bytes, expected ${expectedSize}`);
+  if (expectedSize !== undefined && op !== expectedSize) {
+    fail(`the data decodes to ${op} bytes, expected ${expectedSize}`);
   }
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
-
-/**
- * Decodes a frame with a declared content size (already checked against what its
- * blocks can hold). fzstd allocates exactly that size and decodes into it.
- */
-function decodeKnownSize(input: Uint8Array, f: FrameInfo, fail: (problem: string, cause?: unknown) => never): Uint8Array {
-  // An empty frame has nothing to decode (and fzstd would allocate the window instead).
-  if (f.contentSize === 0) return new Uint8Array(0);
-  let result: Uint8Array;
-  try {
-    // No output buffer is passed on purpose: fzstd compares it with `== 1`, which turns
-    // a typed array into a string of all its elements (slow for megabytes).
-    result = fzstdDecompress(input.subarray(f.start, f.end));
-  } catch (error) {
-    return fail(`corrupt frame at offset ${f.start} (${(error as Error).message})`, error);
-  }
-  if (result.length !== f.contentSize) {
-    fail(`the frame at offset ${f.start} decoded to ${result.length} bytes, its header says ${f.contentSize}`);
-  }
-  return result;
-}
-
-/**
- * Decodes a frame without Frame_Content_Size (streaming output). fzstd allocates the
- * declared window up front, so a window larger than the frame's blocks can produce is
- * lowered first (in a copy): no offset can reach further back than the data decoded.
- */
-function decodeUnknownSize(input: Uint8Array, f: FrameInfo, fail: (problem: string, cause?: unknown) => never): Uint8Array {
-  let frame = input.subarray(f.start, f.end);
-  const needed = Math.max(f.maxDecodedSize, 1024);
-  if (f.windowSize > needed && f.windowDescriptorOffset >= 0) {
-    const windowLog = Math.max(10, Math.ceil(Math.log2(needed)));
-    frame = frame.slice();
-    frame[f.windowDescriptorOffset - f.start] = (windowLog - 10) << 3;
-  }
-  if (Math.min(f.windowSize, 2 ** Math.ceil(Math.log2(needed))) > MAX_DECODED_SIZE) {
-    fail(`the frame at offset ${f.start} needs a window over the ${MAX_DECODED_SIZE}-byte limit`);
-  }
-  try {
-    return fzstdDecompress(frame);
-  } catch (error) {
-    return fail(`corrupt frame at offset ${f.start} (${(error as Error).message})`, error);
-  }
+  const bytes = out.bytes;
+  // Sized output is exact; grown output is trimmed so callers get a buffer of their data alone.
+  return op === bytes.length ? bytes : bytes.slice(0, op);
 }
 
 function verifyChecksum(f: FrameInfo, data: Uint8Array, where: string, key: string | undefined): void {
@@ -132,8 +106,7 @@ function hex(v: number): string {
 
 /**
  * Decompresses zstd data: one or more frames (skippable frames are skipped), with or
- * without Frame_Content_Size, verifying content checksums. Synchronous, pure TypeScript
- * (block decoding by fzstd).
+ * without Frame_Content_Size, verifying content checksums. Synchronous, pure TypeScript.
  *
  * @param input The compressed bytes.
  * @param expectedSize When given, the decoded size must be exactly this.

@@ -28,8 +28,10 @@ export interface FrameInfo {
   readonly minDecodedSize: number;
   /** The stored Content_Checksum, or -1 when the frame has none. */
   readonly checksum: number;
-  /** Offset of the window descriptor byte, or -1 for single-segment frames. */
-  readonly windowDescriptorOffset: number;
+  /** Offset of the frame's first block header (just past the frame header). */
+  readonly headerEnd: number;
+  /** Block_Maximum_Size: min(Window_Size, 128 KiB), for stored and decoded block sizes alike. */
+  readonly blockMaximumSize: number;
 }
 
 function u32(b: Uint8Array, i: number): number {
@@ -92,9 +94,7 @@ function scanFrame(
   if (headerEnd > n) fail(`truncated frame header at offset ${start}`);
 
   let windowSize = 0;
-  let windowDescriptorOffset = -1;
   if (!singleSegment) {
-    windowDescriptorOffset = pos;
     const wd = input[pos++];
     const windowLog = 10 + (wd >> 3);
     const base = 2 ** windowLog;
@@ -117,6 +117,7 @@ function scanFrame(
   }
   if (singleSegment) windowSize = contentSize;
   const blockMax = Math.min(windowSize, MAX_BLOCK);
+  const firstBlock = pos;
 
   // Walk the blocks.
   let maxDecoded = 0;
@@ -164,6 +165,7 @@ function scanFrame(
     maxDecodedSize: contentSize >= 0 ? contentSize : maxDecoded,
     minDecodedSize: minDecoded,
     checksum,
-    windowDescriptorOffset,
+    headerEnd: firstBlock,
+    blockMaximumSize: blockMax,
   };
 }

@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// HTTP read benchmark: the benchmark array served by a local HTTP server (127.0.0.1, Range
+// support, 20 ms added to every request), read whole by @zarr (HttpStore, 64 chunk reads in
+// flight) and by zarrita.js (FetchStore from @zarrita/storage, its default: every chunk at
+// once), in the same run. Prints the median times and the ratio.
+//
+//   node bench/http.mjs                        uncompressed + blosc-lz4-shuffle, 20 ms latency
+//   node bench/http.mjs --latency 50 --reps 9  other settings (default 5 repetitions, taking turns)
+//   node bench/http.mjs --concurrency 128      @zarr's chunk reads in flight
+//   node bench/http.mjs --smoke                a small array (generated here), one repetition
+//
+// The data is what bench/read.mjs writes into bench/data/full/ (256 MiB float32, 512×512
+// chunks). When it is missing, a smaller array (2048×2048, 256×256 chunks) is written
+// here by @zarr itself into bench/data/http/ (no Python needed).
+//
+// The server runs in a worker thread, so serving does not compete with the readers for the
+// main thread's event loop.
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { open as openFile, stat } from "node:fs/promises";
+import http from "node:http";
+import { availableParallelism } from "node:os";
+import { join, normalize, sep } from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+
+if (!isMainThread) {
+  await serve(workerData);
+} else {
+  await main();
+}
+
+/** The server: files under `root`, single byte ranges (incl. suffixes), `latency` ms per request. */
+async function serve({ root, latency }) {
+  const server = http.createServer(async (req, res) => {
+    await new Promise((r) => setTimeout(r, latency));
+    const path = normalize(join(root, decodeURIComponent(new URL(req.url, "http://x").pathname)));
+    if (!path.startsWith(root + sep)) return res.writeHead(400).end();
+    let size;
+    try {
+      const s = await stat(path);
+      if (!s.isFile()) throw new Error("not a file");
+      size = s.size;
+    } catch {
+      return res.writeHead(404).end();
+    }
+    let start = 0;
+    let end = size - 1;
+    const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+    if (m !== null && (m[1] !== "" || m[2] !== "")) {
+      if (m[1] === "") start = Math.max(0, size - Number(m[2]));
+      else {
+        start = Number(m[1]);
+        if (m[2] !== "") end = Math.min(end, Number(m[2]));
+      }
+      if (start >= size) return res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
+      res.writeHead(206, { "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": end - start + 1, "Accept-Ranges": "bytes" });
+    } else {
+      res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" });
+    }
+    if (req.method === "HEAD") return res.end();
+    const file = await openFile(path, "r");
+    try {
+      const body = Buffer.allocUnsafe(end - start + 1);
+      await file.read(body, 0, body.length, start);
+      res.end(body);
+    } finally {
+      await file.close();
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  parentPort.postMessage(server.address().port);
+  parentPort.on("message", () => server.close(() => process.exit(0)));
+}
+
+async function main() {
+  const { HttpStore, createArray, get, openArray, set } = await import("@zarr/all");
+  const { FetchStore } = await import("@zarrita/storage");
+  const zarrita = await import("zarrita");
+
+  const args = process.argv.slice(2);
+  const option = (name, fallback) => {
+    const i = args.indexOf(name);
+    return i < 0 ? fallback : args[i + 1];
+  };
+  const smoke = args.includes("--smoke");
+  const latency = Number(option("--latency", 20));
+  const reps = Number(option("--reps", smoke ? 1 : 5));
+  const concurrency = Number(option("--concurrency", 64));
+  const variants = option("--only", "uncompressed,blosc-lz4-shuffle").split(",");
+  const MiB = 1024 * 1024;
+
+  /** The root of the served tree and each variant's path in it. */
+  async function data() {
+    const full = join(import.meta.dirname, "data", "full");
+    if (!smoke && variants.every((v) => existsSync(join(full, v, "v3.zarr", "zarr.json")))) {
+      return { root: full, paths: Object.fromEntries(variants.map((v) => [v, `${v}/v3.zarr`])) };
+    }
+    // Not prepared by read.mjs (or --smoke): write a smaller array with @zarr itself.
+    const { FileSystemStore } = await import("@zarr/all");
+    const root = join(import.meta.dirname, "data", smoke ? "http-smoke" : "http");
+    const n = smoke ? 512 : 2048;
+    const c = smoke ? 128 : 256;
+    const codecs = {
+      uncompressed: [],
+      "blosc-lz4-shuffle": [{ name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
+    };
+    const paths = {};
+    for (const v of variants) {
+      if (!(v in codecs)) throw new Error(`unknown variant ${v} (have ${Object.keys(codecs)})`);
+      paths[v] = `${v}.zarr`;
+      if (existsSync(join(root, paths[v], "zarr.json"))) continue;
+      const arr = await createArray(new FileSystemStore(join(root, paths[v])), "", {
+        shape: [n, n],
+        chunkShape: [c, c],
+        dataType: "float32",
+        codecs: [{ name: "bytes", configuration: { endian: "little" } }, ...codecs[v]],
+      });
+      const values = new Float32Array(n * n);
+      for (let i = 0; i < values.length; i++) values[i] = Math.sin(i * 0.001) * 100 + (i % n) * 0.01;
+      await set(arr, null, values);
+    }
+    return { root, paths };
+  }
+
+  /** Median seconds of each reader, the readers taking turns (so background load hits both alike). */
+  async function race(readers) {
+    for (const fn of Object.values(readers)) await fn(); // warm-up: connections, JIT, codec set-up
+    const times = Object.fromEntries(Object.keys(readers).map((k) => [k, []]));
+    for (let r = 0; r < reps; r++) {
+      for (const [name, fn] of Object.entries(readers)) {
+        const t0 = performance.now();
+        await fn();
+        times[name].push((performance.now() - t0) / 1000);
+      }
+    }
+    const median = (t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
+    return Object.fromEntries(Object.entries(times).map(([k, t]) => [k, median(t)]));
+  }
+
+  const { root, paths } = await data();
+  const worker = new Worker(new URL(import.meta.url), { workerData: { root, latency } });
+  const [port] = await once(worker, "message");
+  const base = `http://127.0.0.1:${port}/`;
+  const rows = [];
+  try {
+    for (const v of variants) {
+      const url = base + paths[v];
+      const ours = await openArray(new HttpStore(url), "");
+      const theirs = await zarrita.open(zarrita.root(new FetchStore(url)), { kind: "array" });
+      const mb = (ours.shape.reduce((a, b) => a * b, 1) * 4) / MiB;
+      const chunks = ours.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
+      // Same values from both readers, checked once.
+      const a = await get(ours, null, { concurrency });
+      const b = await zarrita.get(theirs);
+      if (a.data.length !== b.data.length || a.data.some((x, i) => !Object.is(x, b.data[i]))) throw new Error(`${v}: the readers disagree`);
+      const t = await race({
+        "@zarr": () => get(ours, null, { concurrency }),
+        "zarrita.js": () => zarrita.get(theirs),
+      });
+      rows.push({ variant: v, shape: ours.shape, chunks, mb, t });
+    }
+  } finally {
+    worker.postMessage("stop");
+  }
+
+  console.log(
+    `\nHTTP read benchmark: whole array over http://127.0.0.1 with ${latency} ms added per request; ` +
+      `@zarr HttpStore with ${concurrency} chunk reads in flight, zarrita.js FetchStore (its default: all at once); ` +
+      `median of ${reps}; ${availableParallelism()} CPUs\n`,
+  );
+  console.log(`${"variant".padEnd(20)}${"array".padEnd(26)}${"reader".padEnd(13)}${"time (s)".padStart(9)}${"MiB/s".padStart(8)}   @zarr speed-up`);
+  for (const r of rows) {
+    const label = `${r.shape.join("×")} (${r.chunks} chunks)`;
+    for (const [reader, t] of Object.entries(r.t)) {
+      const ratio = reader === "@zarr" ? "" : `${(t / r.t["@zarr"]).toFixed(2)}×`;
+      console.log(`${r.variant.padEnd(20)}${label.padEnd(26)}${reader.padEnd(13)}${t.toFixed(3).padStart(9)}${(r.mb / t).toFixed(0).padStart(8)}   ${ratio}`);
+    }
+  }
+  console.log("\n(speed-up = zarrita.js time / @zarr time; the target is at least 2×)");
+}

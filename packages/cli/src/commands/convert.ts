@@ -1,0 +1,79 @@
+/** `zarr convert SRC [DST] [--in-place] [--path P] [--variable-length-strings]`. */
+import { normalizePath, open } from "@zarr/core";
+import { ZarrError } from "@zarr/spec";
+import { convert } from "@zarr/v2-compat";
+import type { CliIO } from "../cli-io.js";
+import { cliRegistry } from "../registry.js";
+import { openStoreArg } from "../store-arg.js";
+import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+
+/** Progress on standard error: a line redrawn in place on a terminal, nothing otherwise. */
+function progress(): { update(done: number, total: number): void; end(): void } {
+  const stderr = process.stderr;
+  let last = 0;
+  let drawn = false;
+  return {
+    update(done, total) {
+      if (!stderr.isTTY) return;
+      const now = performance.now();
+      if (done !== total && now - last < 100) return;
+      last = now;
+      const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
+      stderr.write(`\rconverting: ${done}/${total} chunks (${pct}%)\x1b[K`);
+      drawn = true;
+    },
+    end() {
+      if (drawn) stderr.write("\n");
+    },
+  };
+}
+
+/** Runs `zarr convert`. */
+export async function convertCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("convert", args, {
+    "in-place": { type: "boolean" },
+    path: { type: "string" },
+    "variable-length-strings": { type: "boolean" },
+  });
+  if (values.help) {
+    await io.write(`${USAGE.convert}\n`);
+    return;
+  }
+  const inPlace = values["in-place"] ?? false;
+  expectPositionals("convert", positionals, inPlace ? 1 : 2, inPlace ? 1 : 2);
+  const path = normalizePath(values.path ?? "");
+  const registry = cliRegistry();
+  const source = await openStoreArg(positionals[0], { writable: inPlace });
+  const node = await open(source, path, { registry });
+  if (node.zarrFormat === 3 && node.format === undefined) {
+    throw new ZarrError("INVALID_ARGUMENT", `"${positionals[0]}${path ? `/${path}` : ""}" is already Zarr v3`);
+  }
+  const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true });
+  if (!inPlace && positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same: use --in-place", "convert");
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  const bar = progress();
+  try {
+    const result = await convert(node, {
+      ...(inPlace ? { inPlace: true } : { target, path }),
+      registry,
+      variableLengthStrings: values["variable-length-strings"] ?? false,
+      signal: controller.signal,
+      onProgress: (p) => bar.update(p.done, p.total),
+    });
+    bar.end();
+    const counts = new Map<string, number>();
+    for (const a of result.arrays) counts.set(a.chunks, (counts.get(a.chunks) ?? 0) + 1);
+    const summary = [...counts].map(([mode, n]) => `${n} ${mode}`).join(", ");
+    await io.write(
+      `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}\n`,
+    );
+    for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${a.path}: ${a.note}\n`);
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+}

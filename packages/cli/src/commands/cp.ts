@@ -1,0 +1,122 @@
+/** `zarr cp SRC DST [--resume] [--concurrency N]`. */
+import { fileURLToPath } from "node:url";
+import { storeScheme } from "@zarr/core";
+import { isListable, type Store, ZarrError } from "@zarr/spec";
+import { CountingStore, copy } from "@zarr/store-utils";
+import { writeZipFile } from "@zarr/store-zip/node";
+import type { CliIO } from "../cli-io.js";
+import { type ProgressLine, progressLine } from "../progress.js";
+import { openStoreArg } from "../store-arg.js";
+import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+
+const MiB = 1024 * 1024;
+const MAX_CONCURRENCY = 1024;
+
+/** The local file a DST names when it is a zip archive to write (a path or `file:` URL ending in `.zip`), else undefined. */
+function zipTarget(dst: string): string | undefined {
+  if (storeScheme(dst) !== "zip" || /^zip[+:]/i.test(dst)) return undefined;
+  if (/^file:/i.test(dst)) {
+    try {
+      return fileURLToPath(dst);
+    } catch (error) {
+      throw new ZarrError("INVALID_ARGUMENT", `Invalid file URL "${dst}"`, { cause: error });
+    }
+  }
+  return dst;
+}
+
+function parseConcurrency(text: string | undefined): number {
+  if (text === undefined) return 8;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`, "cp");
+  }
+  return n;
+}
+
+/**
+ * Ctrl-C aborts the copy (the writes in flight finish, so no object is left half written);
+ * a second Ctrl-C exits at once.
+ */
+function abortOnInterrupt(controller: AbortController): () => void {
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+}
+
+/** A progress bar on standard error when it is a terminal; nothing otherwise (pipes and logs stay clean). */
+function progressOnTerminal(): ProgressLine | undefined {
+  const stderr = process.stderr;
+  return stderr.isTTY ? progressLine({ write: (t) => stderr.write(t), columns: stderr.columns }) : undefined;
+}
+
+/** Runs `zarr cp`. */
+export async function cpCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("cp", args, {
+    resume: { type: "boolean" },
+    concurrency: { type: "string", short: "j" },
+  });
+  if (values.help) {
+    await io.write(`${USAGE.cp}\n`);
+    return;
+  }
+  expectPositionals("cp", positionals, 2, 2);
+  const [srcArg, dstArg] = positionals;
+  const concurrency = parseConcurrency(values.concurrency);
+  const zipPath = zipTarget(dstArg);
+  if (zipPath !== undefined && values.resume) {
+    throw new UsageError("--resume does not apply when writing a zip archive (it is always written whole)", "cp");
+  }
+  const source: Store = await openStoreArg(srcArg, { writable: false });
+  if (!isListable(source)) {
+    throw new ZarrError(
+      "UNSUPPORTED",
+      `Cannot copy from "${srcArg}": the store cannot list its keys (plain HTTP has no listing; copy from a directory, S3 or a zip archive)`,
+    );
+  }
+  const controller = new AbortController();
+  const { signal } = controller;
+  const stopListening = abortOnInterrupt(controller);
+  const progress = progressOnTerminal();
+  try {
+    if (zipPath !== undefined) {
+      // Counting the bytes read shows MiB moved; entries are stored (uncompressed).
+      const counted = new CountingStore(source);
+      const summary = await writeZipFile(counted as typeof source, zipPath, {
+        signal,
+        onProgress: ({ done, total }) => progress?.update(done, total, counted.bytesRead),
+      });
+      progress?.end();
+      await io.write(`zipped ${summary.entries} keys (${(counted.bytesRead / MiB).toFixed(1)} MiB) into ${dstArg}\n`);
+      return;
+    }
+    const destination = await openStoreArg(dstArg, { writable: true });
+    const result = await copy(source, destination, {
+      concurrency,
+      resume: values.resume === true,
+      signal,
+      onProgress: ({ done, total, bytes }) => progress?.update(done, total, bytes),
+    });
+    progress?.end();
+    const skipped = result.skipped > 0 ? `, ${result.skipped} already there` : "";
+    await io.write(`copied ${result.copied} of ${result.total} keys (${(result.bytes / MiB).toFixed(1)} MiB)${skipped}\n`);
+  } catch (error) {
+    progress?.end();
+    if (signal.aborted && !(error instanceof ZarrError && error.code === "ABORTED")) {
+      throw new ZarrError("ABORTED", "Interrupted: the copy stopped (keys in the destination are complete or absent)", { cause: error });
+    }
+    if (error instanceof ZarrError && error.code === "ABORTED") {
+      throw new ZarrError("ABORTED", `Interrupted: ${error.message}; keys in the destination are complete or absent`, { cause: error });
+    }
+    throw error;
+  } finally {
+    stopListening();
+  }
+}

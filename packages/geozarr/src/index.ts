@@ -1,0 +1,151 @@
+/**
+ * @zarr/geozarr: the GeoZarr conventions (zarr_conventions, proj:, spatial:, multiscales),
+ * whole-hierarchy validation, effective georeferencing, geo helpers, builders, pyramid
+ * generation and migration from older layouts. The proj4 adapter is at
+ * `@zarr/geozarr/proj4`.
+ */
+export {
+  type Affine,
+  IDENTITY,
+  affineBounds,
+  affineClose,
+  affineFromGdal,
+  affineToGdal,
+  applyAffine,
+  composeAffine,
+  determinant,
+  invertAffine,
+  isAffine,
+  isAxisAligned,
+  pixelSize,
+  scaleAffine,
+} from "./affine.js";
+export {
+  type BBox,
+  COMMON_RESAMPLING,
+  type LayoutEntry,
+  type LevelTransform,
+  type MultiscalesAttributes,
+  type Parsed,
+  type Registration,
+  readMultiscales,
+  readProj,
+  readSpatial,
+  type SpatialAttributes,
+} from "./attributes.js";
+export {
+  CONVENTION_ENTRIES,
+  CONVENTION_UUIDS,
+  type ConventionDeclaration,
+  type ConventionName,
+  type ConventionUrl,
+  conventionDeclarations,
+  type DetectedConventions,
+  detectConventions,
+  hasConvention,
+  parseConventionUrl,
+  withConventions,
+} from "./conventions.js";
+export {
+  type Crs,
+  type CrsSource,
+  crsCode,
+  crsFromGdal,
+  crsFromString,
+  crsLabel,
+  epsgCode,
+  isCrsCode,
+  isGeographic,
+  normaliseCode,
+  projjsonAuthorityCode,
+  projjsonProblem,
+  type ResolvedCrs,
+  sameCrs,
+  wktAuthorityCode,
+  wktName,
+  wktVersion,
+} from "./crs.js";
+export {
+  type DimensionRoles,
+  type EffectiveGeoreference,
+  effectiveGeoreference,
+  type FieldOrigin,
+  gridExtent,
+  pixelCenter,
+  type Provenance,
+  resolution,
+} from "./effective.js";
+export { type Finding, type Issue, RULES, type RuleId, type Severity } from "./findings.js";
+export {
+  GeoHierarchy,
+  type GeoNode,
+  type HierarchyDump,
+  hierarchyFromDump,
+  type LoadHierarchyOptions,
+  loadHierarchy,
+  storeFromDump,
+} from "./hierarchy.js";
+export { crsFromGridMapping, inferSpatialDimensions, transformFromGeoTransform, transformFromStac } from "./legacy.js";
+export { describeMultiscales, findMultiscales, type MultiscaleDataset, type MultiscaleLevel } from "./multiscale.js";
+export {
+  listRules,
+  type ValidateOptions,
+  type ValidateSourceOptions,
+  type ValidationReport,
+  validate,
+  validateDocument,
+  validateHierarchy,
+} from "./validate.js";
+export {
+  bboxToWindows,
+  chooseLevel,
+  crsToPixel,
+  type GridGeometry,
+  type IndexWindow,
+  type LevelTarget,
+  pixelAt,
+  pixelToCrs,
+  type TileGrid,
+  type TileMatrix,
+  tileGrid,
+  type WindowOptions,
+} from "./geo.js";
+export { type BboxData, type ReadBboxOptions, readBbox } from "./read.js";
+export {
+  type CrsLike,
+  IDENTITY_REPROJECTION,
+  type PointTransform,
+  type Reprojection,
+  type Reprojector,
+  reprojectBbox,
+  reprojection,
+  toCrs,
+} from "./reproject.js";
+export {
+  type CreateDatasetOptions,
+  createDataset,
+  datasetAttributes,
+  type LevelInput,
+  layoutEntry,
+  mergeAttributes,
+  multiscalesAttributes,
+  projAttributes,
+  type SpatialInput,
+  spatialAttributes,
+  writeCoordinates,
+} from "./builders.js";
+export { type PlannedLevel, type PlanOptions, planPyramid } from "./plan.js";
+export {
+  type ArraySpec,
+  buildPyramid,
+  gdalCrsAttribute,
+  type PyramidOptions,
+  type PyramidProgress,
+  type PyramidResult,
+  type PyramidWriter,
+  type V2WriterApi,
+  v2Writer,
+  v3Writer,
+} from "./pyramid.js";
+export { parseResampling, type Plane, RESAMPLING_METHODS, type ReduceOptions, reducePlane, type ResamplingMethod } from "./resample.js";
+export { type MigrateOptions, type MigrationChange, type MigrationReport, migrate } from "./migrate.js";

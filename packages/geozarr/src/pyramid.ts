@@ -1,0 +1,637 @@
+/**
+ * Pyramid generation: from a GeoZarr Dataset (or one georeferenced array) to a
+ * Multiscale Dataset. Levels are built one after the other, each from the previous one,
+ * one output chunk (or shard) at a time: memory holds a few chunks, never a whole array.
+ */
+import {
+  consolidateMetadata,
+  createArray,
+  createGroup,
+  type ExtensionLike,
+  get,
+  openArray,
+  type Registry,
+  set,
+  slice,
+  type ZarrArray,
+} from "@zarr/core";
+import {
+  cStrides,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  type Store,
+  throwIfAborted,
+  type TypedArray,
+  ZarrError,
+} from "@zarr/spec";
+import type { Affine } from "./affine.js";
+import type { Registration } from "./attributes.js";
+import { datasetAttributes, type LevelInput, multiscalesAttributes, writeCoordinates } from "./builders.js";
+import { type Crs, crsCode, isGeographic } from "./crs.js";
+import { effectiveGeoreference, gridExtent } from "./effective.js";
+import { type GeoHierarchy, type GeoNode, joinRelative, loadHierarchy } from "./hierarchy.js";
+import { type PlannedLevel, planPyramid } from "./plan.js";
+import { integerRange, parseResampling, type Plane, reducePlane, type ResamplingMethod } from "./resample.js";
+
+/** Progress of a pyramid build. */
+export interface PyramidProgress {
+  /** Chunk tasks done and in total (all levels and variables). */
+  done: number;
+  total: number;
+  /** The level and variable of the task that just finished. */
+  level: number;
+  variable: string;
+}
+
+/** How the pyramid's nodes are written. The default writes Zarr v3 through @zarr/core. */
+export interface PyramidWriter {
+  /** Zarr format written (recorded in the result). */
+  readonly format: 2 | 3;
+  createGroup(store: Store, path: string, attributes: JsonObject): Promise<void>;
+  createArray(store: Store, path: string, spec: ArraySpec): Promise<ZarrArray>;
+  /** Consolidates the metadata of the hierarchy at `path`. */
+  consolidate?(store: Store, path: string): Promise<void>;
+}
+
+/** An array to create. */
+export interface ArraySpec {
+  shape: number[];
+  /** The chunk (or shard, when `innerChunkShape` is set) shape. */
+  chunkShape: number[];
+  /** Inner chunk shape when sharding. */
+  innerChunkShape?: number[];
+  dataType: JsonValue;
+  fillValue: JsonValue;
+  dimensionNames: string[];
+  attributes: JsonObject;
+  /** Codecs (inside the shard when sharding). Undefined: the writer's default. */
+  codecs?: readonly ExtensionLike[];
+}
+
+/** Options of {@link buildPyramid}. */
+export interface PyramidOptions {
+  /** Path of the source Dataset group (or array) in the source store (default the root). */
+  sourcePath?: string;
+  /** Path of the Multiscale Dataset to create in the target store (default the root). */
+  targetPath?: string;
+  /** Variables to include (default: every array with both spatial dimensions). */
+  variables?: readonly string[];
+  /** 2, 3, or the factor of each level in turn (default 2). */
+  factors?: number | readonly number[];
+  /** Stop before a level whose smaller side would fall below this (default 256). */
+  minSize?: number;
+  /** One method for every variable, or per variable name (default `average`; `or` for booleans). */
+  resampling?: ResamplingMethod | string | Record<string, ResamplingMethod | string>;
+  /**
+   * Values that mean "no data" (skipped by the reductions, written for empty blocks):
+   * a number, `"fill_value"` (the array's fill value), or per variable. Default: the
+   * variable's numeric `_FillValue` or `missing_value` attribute, if any. NaN is always skipped.
+   */
+  nodata?: number | "fill_value" | Record<string, number | "fill_value">;
+  /** Spatial chunk shape `[rows, cols]` (default: the source's, capped at 1024, else 512). */
+  chunkShape?: readonly [number, number];
+  /** Spatial shard shape; needs the `sharding_indexed` codec in the registry. */
+  shardShape?: readonly [number, number];
+  /** Codecs of each chunk (default: the source's, without sharding). */
+  codecs?: readonly ExtensionLike[];
+  /** Names of the levels (default `"0"`, `"1"`, ...). */
+  levelName?: (level: PlannedLevel) => string;
+  /** Chunk tasks in flight (default 4). */
+  concurrency?: number;
+  /** Replace what is at the target path. */
+  overwrite?: boolean;
+  /** Consolidate the target's metadata at the end (default true), so HTTP readers need one request. */
+  consolidate?: boolean;
+  /** Also write GDAL's `_CRS` attribute on every variable (for GDAL's Zarr driver). */
+  gdalCrs?: boolean;
+  writer?: PyramidWriter;
+  registry?: Registry;
+  signal?: AbortSignal;
+  onProgress?: (progress: PyramidProgress) => void;
+}
+
+/** What {@link buildPyramid} wrote. */
+export interface PyramidResult {
+  path: string;
+  levels: Array<PlannedLevel & { asset: string }>;
+  variables: Array<{ name: string; resampling: ResamplingMethod; nodata?: number }>;
+  /** The attributes written on the Multiscale Dataset group. */
+  attributes: JsonObject;
+  format: 2 | 3;
+}
+
+/** Writes Zarr v3 through @zarr/core. */
+export function v3Writer(registry?: Registry): PyramidWriter {
+  return {
+    format: 3,
+    async createGroup(store, path, attributes) {
+      await createGroup(store, path, { attributes, registry, overwrite: true });
+    },
+    async createArray(store, path, spec) {
+      let codecs = spec.codecs;
+      let chunkShape = spec.chunkShape;
+      if (spec.innerChunkShape !== undefined) {
+        const inner = (spec.codecs ?? [{ name: "bytes", configuration: { endian: "little" } }]).map((c) =>
+          typeof c === "string" ? { name: c, configuration: {} } : c,
+        );
+        codecs = [
+          {
+            name: "sharding_indexed",
+            configuration: {
+              chunk_shape: spec.innerChunkShape,
+              codecs: inner as JsonValue[],
+              index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c", configuration: {} }],
+              index_location: "end",
+            },
+          },
+        ];
+        chunkShape = spec.chunkShape;
+      }
+      return createArray(store, path, {
+        shape: spec.shape,
+        chunkShape,
+        dataType: spec.dataType as ExtensionLike,
+        fillValue: spec.fillValue,
+        dimensionNames: spec.dimensionNames,
+        attributes: spec.attributes,
+        codecs,
+        registry,
+        overwrite: true,
+      });
+    },
+    async consolidate(store, path) {
+      await consolidateMetadata(store, path);
+    },
+  };
+}
+
+/** The functions of `@zarr/v2-compat` that {@link v2Writer} uses (passed in, so this package does not depend on it). */
+export interface V2WriterApi {
+  createGroupV2(store: Store, path: string, options: { attributes?: JsonObject; overwrite?: boolean; registry?: Registry }): Promise<unknown>;
+  createArrayV2(
+    store: Store,
+    path: string,
+    options: {
+      shape: readonly number[];
+      chunks?: readonly number[];
+      dataType?: ExtensionLike;
+      fillValue?: JsonValue;
+      dimensionNames?: readonly string[];
+      attributes?: JsonObject;
+      compressor?: { id: string; [key: string]: JsonValue } | null;
+      dimensionSeparator?: "." | "/";
+      overwrite?: boolean;
+      registry?: Registry;
+    },
+  ): Promise<ZarrArray>;
+  consolidateMetadataV2?(store: Store, path?: string, options?: { registry?: Registry }): Promise<unknown>;
+}
+
+/**
+ * Writes Zarr v2 through `@zarr/v2-compat` (for tools that read only v2, such as GDAL
+ * 3.6): dimension names become `_ARRAY_DIMENSIONS`, each chunk gets `compressor`
+ * (numcodecs config; default zlib level 1, which every v2 reader has). No sharding.
+ *
+ * @example
+ * ```ts
+ * import * as v2 from "@zarr/v2-compat";
+ * await buildPyramid(src, dst, { writer: v2Writer(v2), gdalCrs: true });
+ * ```
+ */
+export function v2Writer(api: V2WriterApi, options: { registry?: Registry; compressor?: { id: string; [key: string]: JsonValue } | null } = {}): PyramidWriter {
+  const registry = options.registry;
+  return {
+    format: 2,
+    async createGroup(store, path, attributes) {
+      await api.createGroupV2(store, path, { attributes, overwrite: true, registry });
+    },
+    async createArray(store, path, spec) {
+      if (spec.innerChunkShape !== undefined) throw new ZarrError("UNSUPPORTED", "Zarr v2 has no sharding: leave shardShape out for v2 output");
+      return api.createArrayV2(store, path, {
+        shape: spec.shape,
+        chunks: spec.chunkShape,
+        dataType: spec.dataType as ExtensionLike,
+        fillValue: spec.fillValue,
+        dimensionNames: spec.dimensionNames,
+        attributes: spec.attributes,
+        compressor: options.compressor === undefined ? { id: "zlib", level: 1 } : options.compressor,
+        dimensionSeparator: "/",
+        overwrite: true,
+        registry,
+      });
+    },
+    async consolidate(store, path) {
+      await api.consolidateMetadataV2?.(store, path, { registry });
+    },
+  };
+}
+
+interface Variable {
+  node: GeoNode;
+  /** Name in each level (an array at the store's root has none: "data"). */
+  name: string;
+  array: ZarrArray;
+  method: ResamplingMethod;
+  nodata?: number;
+  yAxis: number;
+  xAxis: number;
+}
+
+const CONVENTION_KEYS = /^(proj:|spatial:|zarr_conventions$|multiscales$|_CRS$|grid_mapping$)/;
+
+/** Source attributes worth keeping on a level's variable (not georeferencing, which the level carries). */
+function carriedAttributes(attributes: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(attributes)) if (!CONVENTION_KEYS.test(k)) out[k] = v;
+  return out;
+}
+
+function numericAttribute(v: JsonValue | undefined): number | undefined {
+  if (typeof v === "number") return v;
+  if (v === "NaN") return Number.NaN;
+  return undefined;
+}
+
+function resolveNodata(options: PyramidOptions, v: GeoNode, array: ZarrArray): number | undefined {
+  const spec = typeof options.nodata === "object" ? options.nodata[v.name] : options.nodata;
+  if (spec === "fill_value") {
+    const f = array.fillValue;
+    return typeof f === "number" ? f : undefined;
+  }
+  if (typeof spec === "number") return spec;
+  const attr = numericAttribute(v.attributes._FillValue) ?? numericAttribute(v.attributes.missing_value);
+  return attr === undefined || Number.isNaN(attr) ? undefined : attr;
+}
+
+function resolveMethod(options: PyramidOptions, v: GeoNode, array: ZarrArray): ResamplingMethod {
+  const spec = typeof options.resampling === "object" ? options.resampling[v.name] : options.resampling;
+  if (spec !== undefined) return parseResampling(spec);
+  return array.dataType.kind === "bool" ? "or" : "average";
+}
+
+/**
+ * Builds a Multiscale Dataset from a Dataset: level 0 is a copy of the source variables
+ * (rechunked as planned), each further level is reduced from the previous one by its
+ * factor. Every level gets exact `spatial:shape` and `spatial:transform`, a relative
+ * `transform` to the level it derives from, its resampling method, coordinate arrays,
+ * and the CRS; the group gets the layout and all three convention declarations.
+ *
+ * @example
+ * ```ts
+ * await buildPyramid(source, target, { factors: [2, 3, 2], minSize: 256,
+ *   resampling: { scl: "mode", b04: "average" }, onProgress: (p) => console.log(p.done, p.total) });
+ * ```
+ */
+export async function buildPyramid(source: Store | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
+  const signal = options.signal;
+  throwIfAborted(signal);
+  const h = isHierarchy(source) ? source : await loadHierarchy(source, { path: options.sourcePath, signal, registry: options.registry });
+  if (h.store === undefined) throw new ZarrError("INVALID_ARGUMENT", "The source hierarchy has no store to read from");
+  const srcStore = h.store;
+  const root = h.root;
+  if (root === undefined) throw new ZarrError("NODE_NOT_FOUND", "The source hierarchy is empty");
+  // The source variables: every array of the Dataset with both spatial dimensions.
+  const candidates = root.kind === "array" ? [root] : h.children("").filter((c) => c.kind === "array");
+  const georefs = new Map(candidates.map((c) => [c.path, effectiveGeoreference(h, c.path)]));
+  let vars = candidates.filter((c) => {
+    const g = georefs.get(c.path);
+    return g?.roles !== undefined && g.transform !== undefined && g.shape !== undefined && (c.shape?.length ?? 0) >= 2;
+  });
+  if (options.variables !== undefined) {
+    const want = new Set(options.variables);
+    const missing = [...want].filter((n) => !vars.some((v) => v.name === n));
+    if (missing.length > 0) throw new ZarrError("INVALID_ARGUMENT", `No georeferenced variable named ${missing.map((m) => `"${m}"`).join(", ")} in the source`);
+    vars = vars.filter((v) => want.has(v.name));
+  }
+  if (vars.length === 0) {
+    throw new ZarrError("INVALID_ARGUMENT", "The source has no georeferenced variable (spatial dimensions, transform and shape) to build a pyramid from");
+  }
+  const geo0 = georefs.get(vars[0].path) as ReturnType<typeof effectiveGeoreference>;
+  const transform = geo0.transform as Affine;
+  const shape0 = geo0.shape as readonly [number, number];
+  const dims = geo0.dimensions as readonly [string, string];
+  const registration: Registration = geo0.registration;
+  for (const v of vars) {
+    const g = georefs.get(v.path) as ReturnType<typeof effectiveGeoreference>;
+    if (g.shape?.[0] !== shape0[0] || g.shape?.[1] !== shape0[1] || g.transform?.some((x, i) => x !== transform[i])) {
+      throw new ZarrError("INVALID_ARGUMENT", `Variable "${v.name}" is on another grid than "${vars[0].name}"; build one pyramid per grid (options.variables)`);
+    }
+  }
+  const crs: Crs | undefined = geo0.crs === undefined ? undefined : { ...geo0.crs };
+  if (crs !== undefined) {
+    delete (crs as { source?: unknown }).source;
+    delete (crs as { from?: unknown }).from;
+  }
+  const registry = options.registry;
+  const variables: Variable[] = [];
+  for (const v of vars) {
+    const array = await openArray(srcStore, h.storePath(v.path), { registry, signal });
+    if (!REDUCIBLE.has(array.dataType.kind)) {
+      throw new ZarrError("UNSUPPORTED", `Variable "${v.name}" has the data type ${array.dataType.name}; pyramids resample booleans, integers and floats (leave it out with options.variables)`);
+    }
+    const g = georefs.get(v.path) as ReturnType<typeof effectiveGeoreference>;
+    const roles = g.roles as NonNullable<typeof g.roles>;
+    const variable: Variable = { node: v, name: v.name === "" ? "data" : v.name, array, method: resolveMethod(options, v, array), yAxis: roles.y, xAxis: roles.x };
+    const nd = resolveNodata(options, v, array);
+    if (nd !== undefined) variable.nodata = nd;
+    variables.push(variable);
+  }
+  const srcChunk = vars[0].chunkShape;
+  const defaultChunk: [number, number] =
+    srcChunk === undefined
+      ? [512, 512]
+      : [Math.min(1024, srcChunk[variables[0].yAxis]), Math.min(1024, srcChunk[variables[0].xAxis])];
+  const plan = planPyramid({
+    shape: shape0,
+    transform,
+    factors: options.factors,
+    minSize: options.minSize,
+    chunkShape: options.chunkShape ?? defaultChunk,
+    shardShape: options.shardShape,
+  });
+  const name = options.levelName ?? ((l: PlannedLevel) => String(l.index));
+  const levels = plan.map((l) => ({ ...l, asset: name(l) }));
+  const writer = options.writer ?? v3Writer(registry);
+  const base = options.targetPath ?? "";
+  const defaultMethod = mostCommon(variables.map((v) => v.method));
+  // Root group first (so a reader can see what is being built), levels after.
+  const levelInputs: LevelInput[] = levels.map((l, i) => {
+    const methods = variables.map((v) => v.method);
+    const uniform = methods.every((m) => m === methods[0]);
+    const input: LevelInput = { asset: l.asset, shape: l.shape, transform: l.transform };
+    if (i === 0) {
+      input.scale = [1, 1];
+      input.translation = [0, 0];
+    } else {
+      input.derivedFrom = levels[i - 1].asset;
+      input.scale = [l.factor, l.factor];
+      input.translation = [0, 0];
+      input.resamplingMethod = uniform ? methods[0] : defaultMethod;
+      if (!uniform) input.extra = { resampling_methods: Object.fromEntries(variables.map((v) => [v.name, v.method])) };
+    }
+    return input;
+  });
+  const attributes = multiscalesAttributes({
+    levels: levelInputs,
+    resamplingMethod: defaultMethod,
+    crs,
+    spatial: { dimensions: dims, bbox: gridExtent(transform, shape0, registration), registration },
+  });
+  if (options.overwrite !== true) {
+    const existing = await target.get(base === "" ? "zarr.json" : `${base}/zarr.json`, { signal });
+    if (existing !== undefined) throw new ZarrError("NODE_EXISTS", `A node already exists at "${base || "/"}" of the target (pass overwrite: true)`);
+  }
+  await writer.createGroup(target, base, attributes);
+  // Level groups, coordinates, and the (empty) level arrays.
+  const outArrays: ZarrArray[][] = [];
+  const copyAux = candidates.filter((c) => !vars.includes(c) && c.shape?.length === 1 && !dims.includes(c.name));
+  for (const level of levels) {
+    const lpath = joinRelative(base, level.asset);
+    const geoSpatial = { dimensions: dims, transform: level.transform as Affine, shape: level.shape, registration };
+    if (crs !== undefined) await writer.createGroup(target, lpath, datasetAttributes({ crs, spatial: geoSpatial }));
+    else await writer.createGroup(target, lpath, {});
+    if (writer.format === 3) {
+      await writeCoordinates(target, lpath, { ...geoSpatial, geographic: crs !== undefined && isGeographic(crs), registry, signal });
+    } else {
+      await writeCoordinatesWith(writer, target, lpath, geoSpatial);
+    }
+    for (const aux of copyAux) await copyWhole(srcStore, h.storePath(aux.path), writer, target, joinRelative(lpath, aux.name), aux, registry, signal);
+    const arrays: ZarrArray[] = [];
+    for (const v of variables) {
+      const shape = v.array.shape.slice();
+      shape[v.yAxis] = level.shape[0];
+      shape[v.xAxis] = level.shape[1];
+      const chunk = shape.map(() => 1);
+      const spatialOuter = level.shardShape ?? level.chunkShape;
+      chunk[v.yAxis] = spatialOuter[0];
+      chunk[v.xAxis] = spatialOuter[1];
+      let inner: number[] | undefined;
+      if (level.shardShape !== undefined) {
+        inner = shape.map(() => 1);
+        inner[v.yAxis] = level.chunkShape[0];
+        inner[v.xAxis] = level.chunkShape[1];
+      }
+      const attrs = carriedAttributes(v.node.attributes);
+      if (options.gdalCrs && crs !== undefined) attrs._CRS = gdalCrsAttribute(crs);
+      const spec: ArraySpec = {
+        shape,
+        chunkShape: chunk,
+        dataType: dataTypeJson(v.array),
+        fillValue: v.array.metadata.fill_value,
+        dimensionNames: (v.node.dimensionNames ?? shape.map((_, i) => `dim_${i}`)) as string[],
+        attributes: attrs,
+        codecs: options.codecs ?? innerCodecs(v.array),
+      };
+      if (inner !== undefined) spec.innerChunkShape = inner;
+      arrays.push(await writer.createArray(target, joinRelative(lpath, v.name), spec));
+    }
+    outArrays.push(arrays);
+  }
+  // Count the tasks, then run them level by level (each level reads the previous one).
+  const total = outArrays.reduce((n, arrays) => n + arrays.reduce((m, a) => m + chunkCount(a), 0), 0);
+  let done = 0;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  for (let li = 0; li < levels.length; li++) {
+    for (let vi = 0; vi < variables.length; vi++) {
+      const v = variables[vi];
+      const dst = outArrays[li][vi];
+      const src = li === 0 ? v.array : outArrays[li - 1][vi];
+      const factor = levels[li].factor;
+      const tasks = chunkWindows(dst);
+      await runPool(tasks, concurrency, signal, async (win) => {
+        await processWindow(src, dst, win, v, factor, signal);
+        done++;
+        options.onProgress?.({ done, total, level: li, variable: v.name });
+      });
+    }
+  }
+  if ((options.consolidate ?? true) && writer.consolidate !== undefined) await writer.consolidate(target, base);
+  return {
+    path: base,
+    levels,
+    variables: variables.map((v) => (v.nodata === undefined ? { name: v.name, resampling: v.method } : { name: v.name, resampling: v.method, nodata: v.nodata })),
+    attributes,
+    format: writer.format,
+  };
+}
+
+function isHierarchy(v: unknown): v is GeoHierarchy {
+  return typeof v === "object" && v !== null && typeof (v as GeoHierarchy).all === "function" && typeof (v as GeoHierarchy).storePath === "function";
+}
+
+/** The method most variables use; a tie goes to `average`, else to the first name in order. */
+function mostCommon(xs: readonly ResamplingMethod[]): ResamplingMethod {
+  const counts = new Map<ResamplingMethod, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  const top = Math.max(...counts.values());
+  const tied = [...counts.keys()].filter((k) => counts.get(k) === top).sort();
+  return tied.includes("average") ? "average" : tied[0];
+}
+
+/** GDAL's `_CRS` attribute for a CRS (`url` for EPSG codes, plus `wkt`/`projjson` when known). */
+export function gdalCrsAttribute(crs: Crs): JsonObject {
+  const out: JsonObject = {};
+  const code = crsCode(crs);
+  const m = code === undefined ? null : /^([A-Z]+):(.+)$/.exec(code);
+  if (m) out.url = `http://www.opengis.net/def/crs/${m[1]}/0/${m[2]}`;
+  if (crs.wkt2 !== undefined) out.wkt = crs.wkt2;
+  if (crs.projjson !== undefined) out.projjson = crs.projjson;
+  return out;
+}
+
+/** The data type of an array as metadata JSON. */
+function dataTypeJson(array: ZarrArray): JsonValue {
+  const dt = array.metadata.data_type;
+  return Object.keys(dt.configuration).length > 0 ? { name: dt.name, configuration: dt.configuration } : dt.name;
+}
+
+const REDUCIBLE = new Set(["bool", "int", "uint", "float"]);
+
+/** The codecs inside each chunk of a source array (the inner chain when it is sharded). */
+function innerCodecs(array: ZarrArray): ExtensionLike[] {
+  const codecs = array.metadata.codecs;
+  if (codecs.length === 1 && codecs[0].name === "sharding_indexed") {
+    const inner = codecs[0].configuration.codecs;
+    if (Array.isArray(inner)) return inner.filter(isJsonObject).map((c) => ({ name: String(c.name), configuration: (c.configuration ?? {}) as JsonObject }));
+  }
+  return codecs.map((c) => ({ name: c.name, configuration: c.configuration }));
+}
+
+async function writeCoordinatesWith(
+  writer: PyramidWriter,
+  store: Store,
+  path: string,
+  grid: { dimensions: readonly [string, string]; transform: Affine; shape: readonly [number, number]; registration: Registration },
+): Promise<void> {
+  const t = grid.transform;
+  const o = grid.registration === "node" ? 0 : 0.5;
+  const axes: Array<[string, number, (i: number) => number]> = [
+    [grid.dimensions[0], grid.shape[0], (i) => t[4] * (i + o) + t[5]],
+    [grid.dimensions[1], grid.shape[1], (j) => t[0] * (j + o) + t[2]],
+  ];
+  for (const [name, n, f] of axes) {
+    const arr = await writer.createArray(store, joinRelative(path, name), {
+      shape: [n],
+      chunkShape: [n],
+      dataType: "float64",
+      fillValue: "NaN",
+      dimensionNames: [name],
+      attributes: {},
+    });
+    await set(arr, null, Float64Array.from({ length: n }, (_, i) => f(i)));
+  }
+}
+
+async function copyWhole(srcStore: Store, srcPath: string, writer: PyramidWriter, store: Store, path: string, node: GeoNode, registry: Registry | undefined, signal?: AbortSignal): Promise<void> {
+  const src = await openArray(srcStore, srcPath, { registry, signal });
+  const dst = await writer.createArray(store, path, {
+    shape: src.shape.slice(),
+    chunkShape: src.chunkShape?.slice() ?? src.shape.slice(),
+    dataType: dataTypeJson(src),
+    fillValue: src.metadata.fill_value,
+    dimensionNames: (node.dimensionNames ?? [node.name]) as string[],
+    attributes: carriedAttributes(node.attributes),
+    codecs: innerCodecs(src),
+  });
+  const values = await get(src, null, { signal });
+  await set(dst, null, values, { signal });
+}
+
+/** One destination chunk: `[start, stop)` per dimension. */
+type Window = Array<[number, number]>;
+
+function chunkCount(a: ZarrArray): number {
+  const cs = a.chunkShape ?? a.shape;
+  return a.shape.reduce((n, s, d) => n * Math.ceil(s / cs[d]), 1);
+}
+
+function chunkWindows(a: ZarrArray): Window[] {
+  const cs = a.chunkShape ?? a.shape;
+  const counts = a.shape.map((s, d) => Math.ceil(s / cs[d]));
+  const out: Window[] = [];
+  const idx = counts.map(() => 0);
+  if (counts.some((c) => c === 0)) return out;
+  for (;;) {
+    out.push(idx.map((i, d) => [i * cs[d], Math.min(a.shape[d], (i + 1) * cs[d])]));
+    let d = idx.length - 1;
+    for (; d >= 0; d--) {
+      if (++idx[d] < counts[d]) break;
+      idx[d] = 0;
+    }
+    if (d < 0) return out;
+  }
+}
+
+async function runPool<T>(items: T[], n: number, signal: AbortSignal | undefined, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: unknown;
+  const worker = async () => {
+    while (failed === undefined && next < items.length) {
+      throwIfAborted(signal);
+      const item = items[next++];
+      try {
+        await fn(item);
+      } catch (error) {
+        failed ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  if (failed !== undefined) throw failed;
+}
+
+/** Reads the source block of one destination chunk, reduces it, writes the chunk. */
+async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Variable, factor: number, signal?: AbortSignal): Promise<void> {
+  const selection = win.map(([a, b], d) => {
+    if (factor === 1 || (d !== v.yAxis && d !== v.xAxis)) return slice(a, b);
+    return slice(a * factor, Math.min(src.shape[d], b * factor));
+  });
+  const block = await get(src, selection, { signal });
+  if (factor === 1) {
+    await set(dst, win.map(([a, b]) => slice(a, b)), block, { signal });
+    return;
+  }
+  const outShape = win.map(([a, b]) => b - a);
+  const out = dst.dataType.allocate(outShape.reduce((n, s) => n * s, 1)) as TypedArray;
+  const inStride = cStrides(block.shape);
+  const outStride = cStrides(outShape);
+  const integer = integerRange(out);
+  const scratch = v.method === "mode" ? new Float64Array(factor * factor) : undefined;
+  // Every combination of the non-spatial indices is one plane.
+  const others = block.shape.map((_, d) => d).filter((d) => d !== v.yAxis && d !== v.xAxis);
+  const idx = others.map(() => 0);
+  for (;;) {
+    let inOff = 0;
+    let outOff = 0;
+    others.forEach((d, k) => {
+      inOff += idx[k] * inStride[d];
+      outOff += idx[k] * outStride[d];
+    });
+    const srcPlane: Plane = {
+      data: block.data as TypedArray,
+      offset: inOff,
+      height: block.shape[v.yAxis],
+      width: block.shape[v.xAxis],
+      rowStride: inStride[v.yAxis],
+      colStride: inStride[v.xAxis],
+    };
+    const dstPlane: Plane = {
+      data: out,
+      offset: outOff,
+      height: outShape[v.yAxis],
+      width: outShape[v.xAxis],
+      rowStride: outStride[v.yAxis],
+      colStride: outStride[v.xAxis],
+    };
+    reducePlane(srcPlane, dstPlane, { method: v.method, fy: factor, fx: factor, nodata: v.nodata, integer, scratch });
+    let k = others.length - 1;
+    for (; k >= 0; k--) {
+      if (++idx[k] < block.shape[others[k]]) break;
+      idx[k] = 0;
+    }
+    if (k < 0) break;
+  }
+  throwIfAborted(signal);
+  await set(dst, win.map(([a, b]) => slice(a, b)), { data: out, shape: outShape }, { signal });
+}

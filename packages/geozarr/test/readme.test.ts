@@ -1,0 +1,17 @@
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
+
+it("the README examples run and print what they say", () => {
+  const [tour, checks, reproject] = runReadmeExamples(join(import.meta.dirname, ".."));
+  expect(tour).toContain("21 chunks written\n0: 1024×1024 ×1, 1: 512×512 ×2, 2: 256×256 ×4");
+  expect(tour).toContain("valid: true findings: 0");
+  expect(tour).toContain("EPSG:32633 [ 20, 0, 500000, 0, -20, 5000000 ] parent [ 500000, 4989760, 510240, 5000000 ]");
+  expect(tour).toContain("[ 500010, 4999990 ] [ 1.5, 1.5 ]");
+  expect(tour).toMatch(/1 1\n\[ 40, 20, 10 \]/);
+  expect(tour).toMatch(/2 \[ 25, 25 \] \[ 40, 0, 500000, 0, -40, 5000000 \] \d+\ntrue/);
+  expect(checks).toContain("[ 'proj', 'spatial' ] [ 'info conventions.legacy-url' ]");
+  expect(checks).toContain("error multiscales.scale-inconsistent /attributes/multiscales/layout/1/transform/scale");
+  expect(checks).toContain("after: true { error: 0, warning: 0, info: 0 }");
+  expect(reproject).toContain("[ '15.0000', '45.1535' ]");
+});
