@@ -76,6 +76,13 @@ describe("whole-chunk decoding in workers (shared result)", () => {
       expect((there.data as Int32Array).buffer).toBeInstanceOf(SharedArrayBuffer);
       expect(there.shape).toEqual(here.shape);
       expect(Array.from(there.data as Int32Array)).toEqual(Array.from(here.data as Int32Array));
+      // Into a caller's buffer, shared (workers write into it) or not (decoded here, then copied).
+      for (const out of [new Int32Array(new SharedArrayBuffer(here.data.length * 4)), new Int32Array(here.data.length)]) {
+        out.fill(123456);
+        const into = await get(arr, sel as never, { workers, out });
+        expect(into.data).toBe(out);
+        expect(Array.from(out)).toEqual(Array.from(here.data as Int32Array));
+      }
     }
   });
 });

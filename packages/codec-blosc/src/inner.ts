@@ -4,7 +4,7 @@
  * window of the output, encode one stream into a window of the destination.
  */
 import { lz4CompressBlockHCInto, lz4CompressBlockInto, lz4DecompressBlockInto } from "@zarr/codec-lz4";
-import { zstdCompress, zstdDecompress } from "@zarr/codec-zstd";
+import { zstdCompress, zstdDecompressInto } from "@zarr/codec-zstd";
 import { ZarrError } from "@zarr/spec";
 import { unzlibSync, zlibSync } from "fflate";
 import { adler32 } from "./adler32.js";
@@ -37,12 +37,11 @@ export function decodeStream(format: number, src: Uint8Array, dst: Uint8Array, d
     case FORMAT_BLOSCLZ:
       written = blosclzDecompressInto(src, dst, dstStart, dstStart + size);
       break;
-    case FORMAT_ZSTD: {
-      const out = zstdDecompress(src, size);
-      dst.set(out, dstStart);
-      written = out.length;
+    case FORMAT_ZSTD:
+      // Straight into the block's window; throws unless it decodes to exactly `size` bytes.
+      zstdDecompressInto(src, dst.subarray(dstStart, dstStart + size));
+      written = size;
       break;
-    }
     case FORMAT_ZLIB: {
       const window = dst.subarray(dstStart, dstStart + size);
       let out: Uint8Array;

@@ -113,4 +113,21 @@ describe("bit shuffle", () => {
       { numRuns: 500 },
     );
   });
+
+  it("the 4-byte fast path (multiples of 32 elements, aligned) matches the definition", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ groups: fc.integer({ min: 1, max: 40 }), tail: fc.integer({ min: 0, max: 3 }), offset: fc.constantFrom(0, 4, 8), seed: fc.integer() }),
+        ({ groups, tail, offset, seed }) => {
+          const block = makeBlock(4, 32 * groups, tail, seed);
+          const shuffled = new Uint8Array(block.length + 8);
+          shuffled.set(referenceBitShuffle(block, 4), offset);
+          const back = new Uint8Array(block.length + 8);
+          bitUnshuffle(shuffled, offset, back, offset, block.length, 4);
+          expect(sameBytes(back.subarray(offset, offset + block.length), block)).toBe("equal");
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -10,7 +10,7 @@
 import { ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { zstdCompress, zstdDecompress } from "../src/index.js";
+import { zstdCompress, zstdDecompress, zstdDecompressInto } from "../src/index.js";
 import { ALL_FEATURES, blockFeatures } from "./block-features.js";
 import { libzstdDecode, libzstdEncode, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
 
@@ -197,6 +197,18 @@ function expectZarrError(fn: () => unknown, codes: string[]): void {
 describe("zstdDecompress on a corpus covering the format", () => {
   it("decodes every libzstd frame (numcodecs, levels −5…19, 1 byte…300 KB)", () => {
     for (const c of libzstdCorpus()) expect(sameBytes(zstdDecompress(c.frame), c.data), c.name).toBe(true);
+  });
+
+  it("decodes into a window of a larger buffer, touching nothing outside it", () => {
+    for (const c of [...libzstdCorpus(), ...ourCorpus()]) {
+      for (const frame of [c.frame, streamedHeader(c.frame, 17)]) {
+        const big = new Uint8Array(c.data.length + 64).fill(0xa5);
+        zstdDecompressInto(frame, big.subarray(32, 32 + c.data.length));
+        expect(sameBytes(big.subarray(32, 32 + c.data.length), c.data), c.name).toBe(true);
+        expect(big.subarray(0, 32).every((b) => b === 0xa5) && big.subarray(32 + c.data.length).every((b) => b === 0xa5)).toBe(true);
+      }
+      if (c.data.length > 0) expectZarrError(() => zstdDecompressInto(c.frame, new Uint8Array(c.data.length - 1)), ["CODEC_FAILED"]);
+    }
   });
 
   it("decodes this package's encoder output and streamed (size-less) rewrites of it", () => {

@@ -68,6 +68,15 @@ export interface GetOptions {
    * a decode; chunks read are added. Not used for sharded arrays.
    */
   chunkCache?: ChunkCache;
+  /**
+   * Read into this array instead of allocating a new one (like zarr-python's `out=`): an
+   * array of the data type's storage class (`dataType.allocate`'s) holding exactly the
+   * selected elements in C order. Every element is overwritten. Reusing one buffer for
+   * repeated reads (animation frames, tiles) saves allocating and page-faulting a fresh
+   * result each time. With `workers`, pass one on a `SharedArrayBuffer` so workers can
+   * write into it directly. Only `get` reads it.
+   */
+  out?: DataArray;
 }
 
 /** Options of `set`. */
@@ -191,13 +200,16 @@ export async function get(
   const { dataType, fillValue, store, codecs } = array;
   const width = dataType.width;
   const size = shapeSize(p.internalShape);
-  const fused = await fusedDecoding(array, options.workers, signal);
+  const given = options.out === undefined ? undefined : checkedOut(options.out, dataType, size);
+  const shared = given === undefined || (ArrayBuffer.isView(given) && given.buffer instanceof SharedArrayBuffer);
+  const fused = shared ? await fusedDecoding(array, options.workers, signal) : undefined;
   const out: NdArray = {
-    data: fused ? sharedAllocate(dataType, size) : dataType.allocate(size),
+    data: given ?? (fused ? sharedAllocate(dataType, size) : dataType.allocate(size)),
     shape: p.internalShape,
     stride: cStrides(p.internalShape),
   };
-  const fillIsZero = isZeroFill(dataType, fillValue);
+  // A fresh result already holds zeros; a caller's buffer holds whatever it held before.
+  const fillIsZero = given === undefined && isZeroFill(dataType, fillValue);
   const partial = codecs.decodePartial;
   const direct = canReadDirect(array) && ArrayBuffer.isView(out.data);
   const itemBytes = dataType.byteSize ?? 0;
@@ -311,6 +323,22 @@ async function readDirect(
     return true;
   }
   return size === shapeSize(chunkShape) * itemBytes;
+}
+
+/** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
+function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {
+  const expected = dataType.allocate(0).constructor;
+  if (out === null || typeof out !== "object" || out.constructor !== expected) {
+    const got = out === null || typeof out !== "object" ? typeof out : out.constructor.name;
+    throw new ZarrError("INVALID_ARGUMENT", `options.out must be a ${expected.name} for data type ${dataType.name}, got ${got}`);
+  }
+  if (out.length !== elements * dataType.width) {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `options.out has ${out.length} elements; the selection needs ${elements * dataType.width} (${elements} values)`,
+    );
+  }
+  return out;
 }
 
 /** Encoded chunks smaller than this are decoded here: a worker round trip would cost more. */

@@ -305,3 +305,35 @@ describe("reads only what a selection touches", () => {
     expect(seen.sort()).toEqual(["big/c/0/0", "big/c/5/0"]);
   });
 });
+
+describe("get into a caller's buffer (options.out)", () => {
+  it("overwrites every element, also where chunks are missing, on both read paths", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "o", { shape: [20, 30], chunkShape: [8, 8], dataType: "int32", fillValue: 0 });
+    const values = Int32Array.from({ length: 20 * 30 }, (_, i) => i + 1);
+    await set(arr, [slice(0, 8)], { data: values.subarray(0, 8 * 30), shape: [8, 30] }); // rows 8.. stay missing
+    const scatter = await openArray(store, "o");
+    const decode = await openArray({ get: store.get.bind(store) }, "o");
+    for (const node of [scatter, decode]) {
+      const fresh = await get(node, [slice(3, 17), slice(5, 29)]);
+      const out = new Int32Array(14 * 24).fill(-7); // stale contents must not survive
+      const got = await get(node, [slice(3, 17), slice(5, 29)], { out });
+      expect(got.data).toBe(out);
+      expect(got.shape).toEqual([14, 24]);
+      expect(Array.from(out)).toEqual(Array.from(fresh.data as Int32Array));
+      expect(out.includes(-7)).toBe(false);
+    }
+  });
+
+  it("rejects a buffer of the wrong type or size with INVALID_ARGUMENT", async () => {
+    const arr = await createArray(new MemoryStore(), "o", { shape: [4, 4], chunkShape: [2, 2], dataType: "float32" });
+    await expect(get(arr, null, { out: new Float64Array(16) })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("Float32Array"),
+    });
+    await expect(get(arr, [0], { out: new Float32Array(16) })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("needs 4"),
+    });
+  });
+});

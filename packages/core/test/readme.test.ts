@@ -7,6 +7,7 @@ it("the README examples run", () => {
   expect(outputs[0]).toContain("weather/temperature");
   expect(outputs[0]).toContain("values: [ 1, 2 ]");
   expect(outputs[1]).toContain("https zip\n262143");
+  expect(outputs[1]).toContain("function\n131072");
   expect(outputs[2]).toContain("@zarr/codec-blosc");
   expect(outputs[3]).toContain("Infinity");
 });

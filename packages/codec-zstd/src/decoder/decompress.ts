@@ -24,7 +24,12 @@ const UNKNOWN_SIZE_GUESS_RATIO = 16;
  * Decodes every frame of `input`. `key` names the chunk in error messages;
  * `expectedSize`, when given, must equal the decoded size.
  */
-export function decodeFrames(input: Uint8Array, expectedSize: number | undefined, key: string | undefined): Uint8Array {
+export function decodeFrames(
+  input: Uint8Array,
+  expectedSize: number | undefined,
+  key: string | undefined,
+  into?: Uint8Array,
+): Uint8Array {
   const where = key === undefined ? "the input" : `chunk "${key}"`;
   const fail = (problem: string, cause?: unknown): never => {
     throw new ZarrError("CODEC_FAILED", `zstd: cannot decode ${where}: ${problem}`, { key, cause });
@@ -57,7 +62,8 @@ export function decodeFrames(input: Uint8Array, expectedSize: number | undefined
   }
   // The most the output may ever hold: the limit, the expected size, what the blocks can produce.
   const maxTotal = Math.min(MAX_DECODED_SIZE, expectedSize ?? MAX_DECODED_SIZE, bound);
-  const out = new OutputBuffer(Math.min(guess, maxTotal));
+  // Decoding into the caller's buffer (`expectedSize` is then its length): it never grows.
+  const out = new OutputBuffer(into ?? Math.min(guess, maxTotal));
 
   let op = 0;
   let knownLeft = knownTotal;
@@ -122,4 +128,21 @@ function hex(v: number): string {
  */
 export function zstdDecompress(input: Uint8Array, expectedSize?: number): Uint8Array {
   return decodeFrames(input, expectedSize, undefined);
+}
+
+/**
+ * Decompresses zstd data into `output`, which it must fill exactly (like
+ * {@link zstdDecompress} with `expectedSize = output.length`), without allocating an
+ * output buffer: for callers that decode into a larger buffer (blosc blocks).
+ *
+ * @throws ZarrError as {@link zstdDecompress}; `output` may be partly written then.
+ *
+ * @example
+ * ```ts
+ * const block = new Uint8Array(4);
+ * zstdDecompressInto(zstdCompress(new Uint8Array([1, 2, 3, 4])), block);
+ * ```
+ */
+export function zstdDecompressInto(input: Uint8Array, output: Uint8Array): void {
+  decodeFrames(input, output.length, undefined, output);
 }

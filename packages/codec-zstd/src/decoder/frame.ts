@@ -16,8 +16,9 @@ import { FrameState } from "./state.js";
 export class OutputBuffer {
   bytes: Uint8Array;
 
-  constructor(capacity: number) {
-    this.bytes = new Uint8Array(capacity);
+  /** A new buffer of `capacity` bytes, or the caller's buffer to decode into. */
+  constructor(capacity: number | Uint8Array) {
+    this.bytes = typeof capacity === "number" ? new Uint8Array(capacity) : capacity;
   }
 
   /** Makes room for `needed` bytes: at least doubling, never beyond `bound`. */
