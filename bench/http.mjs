@@ -7,6 +7,7 @@
 //   node bench/http.mjs                        uncompressed + blosc-lz4-shuffle, 20 ms latency
 //   node bench/http.mjs --latency 50 --reps 9  other settings (default 5 repetitions, taking turns)
 //   node bench/http.mjs --concurrency 128      @zarr's chunk reads in flight
+//   node bench/http.mjs --workers 2            @zarr decodes in 2 worker threads
 //   node bench/http.mjs --smoke                a small array (generated here), one repetition
 //
 // The data is what bench/read.mjs writes into bench/data/full/ (256 MiB float32, 512×512
@@ -88,6 +89,9 @@ async function main() {
   const latency = Number(option("--latency", 20));
   const reps = Number(option("--reps", smoke ? 1 : 5));
   const concurrency = Number(option("--concurrency", 64));
+  const workerCount = Number(option("--workers", 0));
+  const { createWorkerPool } = await import("@zarr/all/workers");
+  const workers = workerCount > 0 ? createWorkerPool({ size: workerCount }) : undefined;
   const variants = option("--only", "uncompressed,blosc-lz4-shuffle").split(",");
   const MiB = 1024 * 1024;
 
@@ -152,22 +156,23 @@ async function main() {
       const mb = (ours.shape.reduce((a, b) => a * b, 1) * 4) / MiB;
       const chunks = ours.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
       // Same values from both readers, checked once.
-      const a = await get(ours, null, { concurrency });
+      const a = await get(ours, null, { concurrency, workers });
       const b = await zarrita.get(theirs);
       if (a.data.length !== b.data.length || a.data.some((x, i) => !Object.is(x, b.data[i]))) throw new Error(`${v}: the readers disagree`);
       const t = await race({
-        "@zarr": () => get(ours, null, { concurrency }),
+        "@zarr": () => get(ours, null, { concurrency, workers }),
         "zarrita.js": () => zarrita.get(theirs),
       });
       rows.push({ variant: v, shape: ours.shape, chunks, mb, t });
     }
   } finally {
     worker.postMessage("stop");
+    await workers?.close();
   }
 
   console.log(
     `\nHTTP read benchmark: whole array over http://127.0.0.1 with ${latency} ms added per request; ` +
-      `@zarr HttpStore with ${concurrency} chunk reads in flight, zarrita.js FetchStore (its default: all at once); ` +
+      `@zarr HttpStore with ${concurrency} chunk reads in flight${workers ? ` and ${workerCount} decode workers` : ""}, zarrita.js FetchStore (its default: all at once); ` +
       `median of ${reps}; ${availableParallelism()} CPUs\n`,
   );
   console.log(`${"variant".padEnd(20)}${"array".padEnd(26)}${"reader".padEnd(13)}${"time (s)".padStart(9)}${"MiB/s".padStart(8)}   @zarr speed-up`);

@@ -62,7 +62,7 @@ export const USAGE: Record<string, string> = {
   after the writes in flight: no object in DST is ever partially written.
   --resume           skip keys DST already holds with the same size
   -j, --concurrency N keys copied at once (default 8)`,
-  geozarr: `Usage: zarr geozarr validate|info|pyramid|migrate ...
+  geozarr: `Usage: zarr geozarr validate|info|pyramid|migrate|from-geotiff ...
   GeoZarr conventions (zarr_conventions, proj:, spatial:, multiscales).
   zarr geozarr validate STORE [PATH] [--json] [--min-severity error|warning|info] [--tolerance T] [--rules]
       check the whole hierarchy; each finding has a severity, rule id, node path, JSON
@@ -76,7 +76,13 @@ export const USAGE: Record<string, string> = {
       min, max, sum, or), streaming chunk by chunk; a progress bar on a terminal
   zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--json]
       convert GeoZarr 0.4 tile-matrix-set and ndpyramid multiscales, and GDAL/CF/STAC
-      georeferencing, to the conventions; --dry-run reports without writing`,
+      georeferencing, to the conventions; --dry-run reports without writing
+  zarr geozarr from-geotiff IN.tif DST [PATH] [--chunks R,C] [--pyramid] [--factors 2]
+                       [--resampling average] [--min-size 256] [--zarr-format 2|3] [--crs EPSG:N]
+                       [--overwrite] [--json]
+      import a GeoTIFF as a GeoZarr Dataset (one array per band, y/x coordinates, proj:code,
+      spatial:transform, GDAL nodata as fill value), read window by window; --pyramid makes
+      a Multiscale Dataset (level 0 the full resolution); --crs for a user-defined CRS`,
 };
 
 /** The general usage. */
@@ -91,8 +97,8 @@ Commands:
   convert SRC DST | STORE --in-place  convert Zarr v2 (or the early v3 draft) to Zarr v3
   cp SRC DST [--resume] [--concurrency N]
                                       copy a hierarchy between stores (or into a .zip)
-  geozarr validate|info|pyramid|migrate ...
-                                      GeoZarr: validate, describe, build pyramids, migrate
+  geozarr validate|info|pyramid|migrate|from-geotiff ...
+                                      GeoZarr: validate, describe, build pyramids, migrate, import GeoTIFF
 
 STORE is a local directory. Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;

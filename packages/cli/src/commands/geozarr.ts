@@ -1,6 +1,6 @@
 /**
- * `zarr geozarr validate|info|pyramid|migrate`: the GeoZarr conventions from the command
- * line, on top of @zarr/geozarr.
+ * `zarr geozarr validate|info|pyramid|migrate|from-geotiff`: the GeoZarr conventions from
+ * the command line, on top of @zarr/geozarr.
  */
 import {
   buildPyramid,
@@ -15,8 +15,11 @@ import {
   migrate,
   type PyramidOptions,
   type Severity,
+  v2Writer,
   validateHierarchy,
 } from "@zarr/geozarr";
+import type { GeoTiffImportOptions } from "@zarr/geozarr/geotiff";
+import * as v2 from "@zarr/v2-compat";
 import { normalizePath } from "@zarr/core";
 import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
@@ -24,13 +27,13 @@ import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 
-const SUBCOMMANDS = ["validate", "info", "pyramid", "migrate"] as const;
+const SUBCOMMANDS = ["validate", "info", "pyramid", "migrate", "from-geotiff"] as const;
 
 /** Runs `zarr geozarr`. */
 export async function geozarrCommand(args: string[], io: CliIO): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === "--help" || sub === "-h") {
-    if (sub === undefined) throw new UsageError("missing subcommand (validate, info, pyramid or migrate)", "geozarr");
+    if (sub === undefined) throw new UsageError("missing subcommand (validate, info, pyramid, migrate or from-geotiff)", "geozarr");
     await io.write(`${USAGE.geozarr}\n`);
     return;
   }
@@ -43,8 +46,10 @@ export async function geozarrCommand(args: string[], io: CliIO): Promise<void> {
       return pyramidCommand(rest, io);
     case "migrate":
       return migrateCommand(rest, io);
+    case "from-geotiff":
+      return fromGeoTiffCommand(rest, io);
     default:
-      throw new UsageError(`unknown subcommand ${JSON.stringify(sub)} (validate, info, pyramid or migrate)`, "geozarr");
+      throw new UsageError(`unknown subcommand ${JSON.stringify(sub)} (validate, info, pyramid, migrate or from-geotiff)`, "geozarr");
   }
 }
 
@@ -283,4 +288,93 @@ async function migrateCommand(args: string[], io: CliIO): Promise<void> {
   const v = report.validation;
   lines.push(`after migration: ${v.valid ? "valid" : "NOT valid"} (${v.counts.error} error(s), ${v.counts.warning} warning(s))`);
   await io.write(`${lines.join("\n")}\n`);
+}
+
+async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("geozarr", args, {
+    chunks: { type: "string" },
+    pyramid: { type: "boolean" },
+    factors: { type: "string" },
+    resampling: { type: "string" },
+    "min-size": { type: "string" },
+    "zarr-format": { type: "string" },
+    crs: { type: "string" },
+    overwrite: { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (values.help) {
+    await io.write(`${USAGE.geozarr}\n`);
+    return;
+  }
+  expectPositionals("geozarr", positionals, 2, 3);
+  const format = values["zarr-format"] ?? "3";
+  if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format is 2 or 3, not "${format}"`, "geozarr");
+  const registry = cliRegistry();
+  const options: GeoTiffImportOptions = { registry, overwrite: values.overwrite === true };
+  if (format === "2") options.writer = v2Writer(v2, { registry });
+  if (values.chunks !== undefined) options.chunkShape = parsePair(values.chunks, "--chunks");
+  if (values.crs !== undefined) {
+    if (!/^[A-Za-z]+:\S+$/.test(values.crs)) throw new UsageError(`--crs is AUTHORITY:CODE (e.g. EPSG:2056), not "${values.crs}"`, "geozarr");
+    options.crs = { code: values.crs.toUpperCase() };
+  }
+  const pyramidFlags = (["factors", "resampling", "min-size"] as const).filter((k) => values[k] !== undefined);
+  if (values.pyramid !== true && pyramidFlags.length > 0) throw new UsageError(`--${pyramidFlags[0]} needs --pyramid`, "geozarr");
+  if (values.pyramid === true) {
+    const pyramid: NonNullable<Exclude<GeoTiffImportOptions["pyramid"], boolean>> = {};
+    if (values.factors !== undefined) {
+      const fs = values.factors.split(",").map((s) => Number(s.trim()));
+      if (fs.some((f) => !Number.isSafeInteger(f) || f < 2)) throw new UsageError(`--factors is a list of integers ≥ 2, e.g. 2,3,2, not "${values.factors}"`, "geozarr");
+      pyramid.factors = fs.length === 1 ? fs[0] : fs;
+    }
+    if (values.resampling !== undefined) {
+      if (values.resampling.includes("=")) {
+        const map: Record<string, string> = {};
+        for (const part of values.resampling.split(",")) {
+          const [k, v] = part.split("=");
+          if (k === undefined || v === undefined || k.trim() === "" || v.trim() === "") throw new UsageError(`--resampling is METHOD or BAND=METHOD,..., not "${values.resampling}"`, "geozarr");
+          map[k.trim()] = v.trim();
+        }
+        pyramid.resampling = map;
+      } else pyramid.resampling = values.resampling;
+    }
+    if (values["min-size"] !== undefined) {
+      const m = Number(values["min-size"]);
+      if (!Number.isSafeInteger(m) || m < 1) throw new UsageError(`--min-size is a positive integer, not "${values["min-size"]}"`, "geozarr");
+      pyramid.minSize = m;
+    }
+    options.pyramid = pyramid;
+  }
+  // Loaded on demand: the geotiff decoder is only needed by this subcommand.
+  const { importGeoTiff } = await import("@zarr/geozarr/geotiff");
+  const dst = await openStoreArg(positionals[1], { writable: true });
+  const progress = process.stderr.isTTY ? bar() : undefined;
+  options.onProgress = (p) => progress?.(p.done, p.total, p.phase === "read" ? "reading" : "pyramid");
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", stop);
+  options.signal = controller.signal;
+  try {
+    const result = await importGeoTiff(positionals[0], dst, normalizePath(positionals[2] ?? ""), options);
+    if (progress !== undefined) process.stderr.write("\n");
+    if (values.json) {
+      await io.write(`${stringifyJson(result as unknown as JsonObject, 2)}\n`);
+      return;
+    }
+    const where = `${positionals[1]}${result.path === "" ? "" : `/${result.path}`}`;
+    const lines = [
+      `imported ${result.variables.length} band(s) of ${positionals[0]} to ${where} (Zarr v${result.format}${result.pyramid === undefined ? "" : ", Multiscale Dataset"}):`,
+      `  bands:      ${result.variables.join(", ")}`,
+      `  data type:  ${result.dataType}${result.nodata === undefined ? "" : `, nodata ${result.nodata}`}`,
+      `  shape:      ${result.shape[0]}×${result.shape[1]}, chunks ${result.chunkShape.join("×")} (TIFF ${result.layout.tiled ? "tiles" : "strips"} ${result.layout.blockShape.join("×")})`,
+      `  crs:        ${result.crs.code ?? "(given)"}`,
+      `  transform:  [${result.transform.map(fmt).join(", ")}]${result.registration === "node" ? " (node registration)" : ""}`,
+    ];
+    if (result.pyramid !== undefined) {
+      lines.push(`  levels:     ${result.pyramid.levels.map((l) => `${l.asset} ${l.shape[0]}×${l.shape[1]}`).join(", ")}`);
+    }
+    for (const w of result.warnings) lines.push(`warning: ${w}`);
+    await io.write(`${lines.join("\n")}\n`);
+  } finally {
+    process.removeListener("SIGINT", stop);
+  }
 }

@@ -1,0 +1,555 @@
+/**
+ * GeoTIFF import: a (Geo)TIFF file becomes a GeoZarr Dataset (one 2-D array per band,
+ * `y`/`x` coordinates, `proj:code`, `spatial:transform`), optionally followed by a
+ * multiscale pyramid. The TIFF is decoded by the `geotiff` package (an optional peer
+ * dependency, which is why this lives at the `@zarr/geozarr/geotiff` subpath) and read
+ * window by window, so memory holds a few chunks, never the whole raster.
+ */
+import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, writeNodeMetadata, type ZarrArray } from "@zarr/core";
+import { isWritable, type JsonObject, type JsonValue, type Store, throwIfAborted, type TypedArray, ZarrError } from "@zarr/spec";
+import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geotiff";
+import type { Affine } from "./affine.js";
+import { determinant, isAffine, isAxisAligned } from "./affine.js";
+import type { Registration } from "./attributes.js";
+import { datasetAttributes, writeCoordinates } from "./builders.js";
+import { type Crs, isGeographic } from "./crs.js";
+import { type ArraySpec, buildPyramid, type PyramidOptions, type PyramidResult, type PyramidWriter, v3Writer } from "./pyramid.js";
+
+/** Progress of {@link importGeoTiff}: windows read (`"read"`), then pyramid chunks (`"pyramid"`). */
+export interface GeoTiffProgress {
+  phase: "read" | "pyramid";
+  done: number;
+  total: number;
+}
+
+/** Pyramid options of {@link importGeoTiff} (the source, target and writer are set by the import). */
+export type GeoTiffPyramidOptions = Omit<PyramidOptions, "sourcePath" | "targetPath" | "writer" | "registry" | "signal" | "onProgress" | "overwrite" | "consolidate">;
+
+/** Options of {@link importGeoTiff}. */
+export interface GeoTiffImportOptions {
+  /** Chunk shape `[rows, cols]` (default: the TIFF's tile shape when tiled, else 512×512; capped at the image size). */
+  chunkShape?: readonly [number, number];
+  /** Codecs of every band array (default: the writer's default; for Zarr v3 the core default). */
+  codecs?: ArraySpec["codecs"];
+  /**
+   * Names of the band arrays: `"band"` (`band_1`, `band_2`, ...), `"description"` (GDAL band
+   * descriptions, falling back to `band_N` unless every band has a distinct valid one), or
+   * one name per band. Default `"description"`.
+   */
+  bandNames?: "band" | "description" | readonly string[];
+  /** The CRS to write when the GeoKeys name none (user-defined CRS) or to override them. */
+  crs?: Crs;
+  /** Which image (IFD) of the file to import (default 0, the full resolution). */
+  image?: number;
+  /** Also build a Multiscale Dataset at `path` (level `0` is the full resolution) with `buildPyramid`. */
+  pyramid?: boolean | GeoTiffPyramidOptions;
+  /** How nodes are written (default Zarr v3 through @zarr/core; `v2Writer(...)` for Zarr v2). */
+  writer?: PyramidWriter;
+  /** Replace what is at `path`. */
+  overwrite?: boolean;
+  /** Consolidate metadata at `path` at the end (default: true with a pyramid, false without). */
+  consolidate?: boolean;
+  registry?: Registry;
+  signal?: AbortSignal;
+  onProgress?: (progress: GeoTiffProgress) => void;
+}
+
+/** What {@link importGeoTiff} found in the TIFF and wrote. */
+export interface GeoTiffImportResult {
+  path: string;
+  /** Names of the band arrays, in band order. */
+  variables: string[];
+  /** `[height, width]`. */
+  shape: [number, number];
+  /** Zarr data type of the bands. */
+  dataType: string;
+  crs: Crs;
+  /** `spatial:transform` (Rasterio order). */
+  transform: Affine;
+  registration: Registration;
+  /** The GDAL nodata value, written as the fill value and `_FillValue`. */
+  nodata?: number;
+  chunkShape: [number, number];
+  /** The TIFF's storage: tiles or strips, and their shape. */
+  layout: { tiled: boolean; blockShape: [number, number]; compression: number };
+  /** Things worth knowing that did not stop the import (e.g. a nodata value outside the data type). */
+  warnings: string[];
+  pyramid?: PyramidResult;
+  format: 2 | 3;
+}
+
+/** The georeferencing and raster description of one TIFF image. */
+export interface GeoTiffInfo {
+  width: number;
+  height: number;
+  bands: number;
+  dataType: string;
+  transform: Affine;
+  registration: Registration;
+  /** `EPSG:nnnn` when the GeoKeys name an EPSG CRS. */
+  code?: string;
+  nodata?: number;
+  tiled: boolean;
+  blockShape: [number, number];
+  compression: number;
+  /** GDAL band descriptions (undefined where none). */
+  descriptions: Array<string | undefined>;
+  /** GDAL band scale/offset (undefined where none). */
+  scales: Array<number | undefined>;
+  offsets: Array<number | undefined>;
+}
+
+// GeoTIFF keys (GeoTIFF 1.1, section 7) and values this module reads.
+const GT_MODEL_TYPE = 1024;
+const GT_RASTER_TYPE = 1025;
+const GEOGRAPHIC_TYPE = 2048;
+const PROJECTED_CS_TYPE = 3072;
+const MODEL_TYPE_PROJECTED = 1;
+const MODEL_TYPE_GEOGRAPHIC = 2;
+const RASTER_PIXEL_IS_POINT = 2;
+const USER_DEFINED = 32767;
+
+/** Raster dimensions above this are rejected before anything is allocated (a corrupt header). */
+const MAX_SIDE = 2 ** 31 - 1;
+/** Elements decoded per `readRasters` call: bounds memory (16 Mi elements ≈ 64–128 MiB). */
+const WINDOW_ELEMENTS = 1 << 24;
+
+function fail(code: "INVALID_ARGUMENT" | "UNSUPPORTED", file: string, problem: string): never {
+  throw new ZarrError(code, `GeoTIFF ${file}: ${problem}`);
+}
+
+/** The Zarr data type of a TIFF sample format and bit depth (undefined: not supported). */
+function zarrDataType(format: number, bits: number): string | undefined {
+  if (format === 1 && (bits === 8 || bits === 16 || bits === 32)) return `uint${bits}`;
+  if (format === 2 && (bits === 8 || bits === 16 || bits === 32)) return `int${bits}`;
+  if (format === 3 && (bits === 32 || bits === 64)) return `float${bits}`;
+  return undefined;
+}
+
+const SAMPLE_FORMAT_NAMES: Record<number, string> = { 1: "unsigned integer", 2: "signed integer", 3: "floating point", 4: "undefined", 5: "complex integer", 6: "complex floating point" };
+
+/** Parses the GeoKeyDirectory's SHORT-valued keys (the ones stored in the directory itself). */
+function shortGeoKeys(directory: ArrayLike<number> | undefined): Map<number, number> {
+  const keys = new Map<number, number>();
+  if (directory === undefined || directory.length < 4) return keys;
+  const count = Math.min(directory[3], Math.floor((directory.length - 4) / 4));
+  for (let i = 0; i < count; i++) {
+    const o = 4 + i * 4;
+    // TIFFTagLocation 0: the value is the entry's value offset itself.
+    if (directory[o + 1] === 0) keys.set(directory[o], directory[o + 3]);
+  }
+  return keys;
+}
+
+function parseNodata(text: unknown): number | undefined {
+  if (typeof text !== "string") return undefined;
+  const t = text.replace(/\0+$/, "").trim().toLowerCase();
+  if (t === "") return undefined;
+  if (t === "nan" || t === "-nan") return Number.NaN;
+  if (t === "inf" || t === "+inf" || t === "infinity") return Number.POSITIVE_INFINITY;
+  if (t === "-inf" || t === "-infinity") return Number.NEGATIVE_INFINITY;
+  const n = Number(t);
+  return Number.isNaN(n) ? undefined : n;
+}
+
+/** The affine transform from ModelTransformation, or ModelPixelScale + one ModelTiepoint. */
+function imageTransform(scale: ArrayLike<number> | undefined, tiepoints: ArrayLike<number> | undefined, matrix: ArrayLike<number> | undefined, file: string): Affine {
+  let t: number[] | undefined;
+  if (matrix !== undefined && matrix.length >= 16) {
+    // Row-major 4×4: x = m0·col + m1·row + m3, y = m4·col + m5·row + m7.
+    t = [matrix[0], matrix[1], matrix[3], matrix[4], matrix[5], matrix[7]];
+  } else if (scale !== undefined && scale.length >= 2 && tiepoints !== undefined && tiepoints.length >= 6) {
+    // Tiepoint (I, J, K) ↦ (X, Y, Z); the raster's rows go down while Y goes up.
+    const [i, j, , x, y] = [tiepoints[0], tiepoints[1], tiepoints[2], tiepoints[3], tiepoints[4]];
+    t = [scale[0], 0, x - i * scale[0], 0, -scale[1], y + j * scale[1]];
+  } else if (tiepoints !== undefined && tiepoints.length > 6) {
+    fail("UNSUPPORTED", file, `is georeferenced by ${tiepoints.length / 6} ground control points, not an affine transform (warp it first, e.g. gdalwarp)`);
+  } else {
+    fail("UNSUPPORTED", file, "has no georeferencing (ModelPixelScale + ModelTiepoint or ModelTransformation)");
+  }
+  if (!isAffine(t) || determinant(t) === 0) fail("INVALID_ARGUMENT", file, `has a degenerate geotransform [${t.join(", ")}]`);
+  return t;
+}
+
+async function tagValue(image: GeoTIFFImage, tag: string): Promise<unknown> {
+  const dir = image.getFileDirectory();
+  if (!dir.hasTag(tag as never)) return undefined;
+  return dir.loadValue(tag as never);
+}
+
+function numbers(v: unknown): number[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "number") return [v];
+  if (typeof (v as ArrayLike<number>).length === "number") return Array.from(v as ArrayLike<number>, Number);
+  return undefined;
+}
+
+/** Reads the georeferencing and raster description of a TIFF image (no pixel data). */
+async function describeImage(image: GeoTIFFImage, file: string): Promise<GeoTiffInfo> {
+  const width = image.getWidth();
+  const height = image.getHeight();
+  if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE) {
+    fail("INVALID_ARGUMENT", file, `has an implausible image size ${width}×${height}`);
+  }
+  const bands = image.getSamplesPerPixel();
+  if (!Number.isSafeInteger(bands) || bands < 1 || bands > 65535) fail("INVALID_ARGUMENT", file, `has an implausible number of samples per pixel (${bands})`);
+  let dataType: string | undefined;
+  for (let s = 0; s < bands; s++) {
+    const format = image.getSampleFormat(s) ?? 1;
+    const bits = image.getBitsPerSample(s);
+    const dt = zarrDataType(format, bits);
+    if (dt === undefined) {
+      fail("UNSUPPORTED", file, `band ${s + 1} has ${bits}-bit ${SAMPLE_FORMAT_NAMES[format] ?? `sample format ${format}`} samples; supported: 8/16/32-bit integers, 32/64-bit floats`);
+    }
+    if (dataType !== undefined && dt !== dataType) fail("UNSUPPORTED", file, `its bands have different data types (${dataType} and ${dt})`);
+    dataType = dt;
+  }
+  const dir = image.getFileDirectory();
+  const keys = shortGeoKeys(numbers(await tagValue(image, "GeoKeyDirectory")));
+  const transform = imageTransform(
+    numbers(await tagValue(image, "ModelPixelScale")),
+    numbers(await tagValue(image, "ModelTiepoint")),
+    numbers(await tagValue(image, "ModelTransformation")),
+    file,
+  );
+  const model = keys.get(GT_MODEL_TYPE);
+  const projected = keys.get(PROJECTED_CS_TYPE);
+  const geographic = keys.get(GEOGRAPHIC_TYPE);
+  let code: string | undefined;
+  if (projected !== undefined && projected !== USER_DEFINED && model !== MODEL_TYPE_GEOGRAPHIC) code = `EPSG:${projected}`;
+  else if (geographic !== undefined && geographic !== USER_DEFINED && model !== MODEL_TYPE_PROJECTED) code = `EPSG:${geographic}`;
+  const registration: Registration = keys.get(GT_RASTER_TYPE) === RASTER_PIXEL_IS_POINT ? "node" : "pixel";
+  const tiled = !dir.hasTag("StripOffsets");
+  const blockShape: [number, number] = [tiled ? image.getTileHeight() : image.getBlockHeight(0), tiled ? image.getTileWidth() : width];
+  const compression = Number(dir.getValue("Compression") ?? 1);
+  const descriptions: Array<string | undefined> = [];
+  const scales: Array<number | undefined> = [];
+  const offsets: Array<number | undefined> = [];
+  const hasGdalMetadata = dir.hasTag("GDAL_METADATA");
+  for (let s = 0; s < bands; s++) {
+    const md = hasGdalMetadata ? await image.getGDALMetadata(s) : null;
+    const text = (name: string) => (md !== null && typeof md[name] === "string" ? (md[name] as string) : undefined);
+    descriptions.push(text("DESCRIPTION"));
+    const scale = Number(text("SCALE"));
+    const offset = Number(text("OFFSET"));
+    scales.push(text("SCALE") !== undefined && Number.isFinite(scale) ? scale : undefined);
+    offsets.push(text("OFFSET") !== undefined && Number.isFinite(offset) ? offset : undefined);
+  }
+  const info: GeoTiffInfo = { width, height, bands, dataType: dataType as string, transform, registration, tiled, blockShape, compression, descriptions, scales, offsets };
+  if (code !== undefined) info.code = code;
+  const nodata = parseNodata(await tagValue(image, "GDAL_NODATA"));
+  if (nodata !== undefined) info.nodata = nodata;
+  return info;
+}
+
+function isValidName(name: string | undefined): name is string {
+  if (name === undefined || name === "" || name === "x" || name === "y" || name.length > 255) return false;
+  try {
+    validateNodeName(name);
+    return /^[\w.-]+$/.test(name);
+  } catch {
+    return false;
+  }
+}
+
+function bandNames(info: GeoTiffInfo, option: GeoTiffImportOptions["bandNames"], file: string): string[] {
+  const numbered = info.descriptions.map((_, i) => `band_${i + 1}`);
+  if (option === undefined || option === "description") {
+    const d = info.descriptions;
+    return d.every(isValidName) && new Set(d).size === d.length ? (d as string[]) : numbered;
+  }
+  if (option === "band") return numbered;
+  if (!Array.isArray(option) || option.length !== info.bands) fail("INVALID_ARGUMENT", file, `has ${info.bands} band(s): give ${info.bands} band name(s)`);
+  for (const n of option) if (!isValidName(n)) fail("INVALID_ARGUMENT", file, `${JSON.stringify(n)} is not a usable band array name`);
+  if (new Set(option).size !== option.length) fail("INVALID_ARGUMENT", file, "the band names are not distinct");
+  return [...option];
+}
+
+/** Whether `v` is a value of the integer data type `dt`. */
+function fitsInteger(dt: string, v: number): boolean {
+  if (!Number.isInteger(v)) return false;
+  const bits = Number(dt.replace(/^u?int/, ""));
+  if (dt.startsWith("u")) return v >= 0 && v < 2 ** bits;
+  return v >= -(2 ** (bits - 1)) && v < 2 ** (bits - 1);
+}
+
+function fillJson(v: number): JsonValue {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Number.POSITIVE_INFINITY) return "Infinity";
+  if (v === Number.NEGATIVE_INFINITY) return "-Infinity";
+  return v;
+}
+
+function joinPath(a: string, b: string): string {
+  return a === "" ? b : `${a}/${b}`;
+}
+
+async function openTiff(source: ArrayBuffer | Uint8Array | string, signal?: AbortSignal): Promise<GeoTIFF> {
+  try {
+    if (typeof source === "string") return await fromFile(source, signal);
+    const buffer =
+      source instanceof Uint8Array
+        ? source.byteOffset === 0 && source.byteLength === source.buffer.byteLength && source.buffer instanceof ArrayBuffer
+          ? source.buffer
+          : source.slice().buffer
+        : source;
+    return await fromArrayBuffer(buffer as ArrayBuffer, signal);
+  } catch (error) {
+    const name = typeof source === "string" ? source : "(buffer)";
+    if (error instanceof ZarrError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new ZarrError("INVALID_ARGUMENT", `GeoTIFF ${name}: cannot open (${code})`, { cause: error });
+    throw new ZarrError("INVALID_ARGUMENT", `GeoTIFF ${name}: not a readable TIFF (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/**
+ * Reads the georeferencing and raster description of a GeoTIFF without reading pixels.
+ *
+ * @example
+ * ```ts
+ * const info = await readGeoTiffInfo("scene.tif");
+ * console.log(info.code, info.transform, info.width, info.height, info.dataType);
+ * ```
+ */
+export async function readGeoTiffInfo(source: ArrayBuffer | Uint8Array | string, options: { image?: number; signal?: AbortSignal } = {}): Promise<GeoTiffInfo> {
+  const file = typeof source === "string" ? source : "(buffer)";
+  const tiff = await openTiff(source, options.signal);
+  try {
+    return await describeImage(await getImage(tiff, options.image ?? 0, file), file);
+  } finally {
+    await tiff.close();
+  }
+}
+
+async function getImage(tiff: GeoTIFF, index: number, file: string): Promise<GeoTIFFImage> {
+  const count = await tiff.getImageCount();
+  if (!Number.isSafeInteger(index) || index < 0 || index >= count) fail("INVALID_ARGUMENT", file, `has ${count} image(s), there is no image ${index}`);
+  try {
+    return await tiff.getImage(index);
+  } catch (error) {
+    throw new ZarrError("INVALID_ARGUMENT", `GeoTIFF ${file}: cannot read image ${index} (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/**
+ * Imports a GeoTIFF as a GeoZarr Dataset at `path`: one 2-D array per band (named by
+ * GDAL band description or `band_N`, `dimension_names` `["y", "x"]`), the 1-D coordinate
+ * arrays `y` and `x` (pixel centres; the nodes for PixelIsPoint rasters), and on the
+ * group `proj:code` from the GeoKeys and `spatial:transform`/`spatial:shape`/
+ * `spatial:bbox` (and `spatial:registration: "node"` for PixelIsPoint). The GDAL nodata
+ * value becomes each band's fill value and `_FillValue` attribute; GDAL band scale and
+ * offset become `scale_factor`/`add_offset`. With `pyramid`, the group at `path` is
+ * instead a Multiscale Dataset built by {@link buildPyramid} (level `0` the full resolution).
+ *
+ * Pixels are read window by window (whole chunks, at most ~16 Mi elements at a time).
+ *
+ * @example
+ * ```ts
+ * import { importGeoTiff } from "@zarr/geozarr/geotiff";
+ * const result = await importGeoTiff("scene.tif", new FileSystemStore("scene.zarr"), "", { chunkShape: [256, 256], pyramid: { minSize: 128 } });
+ * console.log(result.variables, result.crs.code, result.transform);
+ * ```
+ */
+export async function importGeoTiff(
+  source: ArrayBuffer | Uint8Array | string,
+  store: Store,
+  path: string,
+  options: GeoTiffImportOptions = {},
+): Promise<GeoTiffImportResult> {
+  const signal = options.signal;
+  throwIfAborted(signal);
+  const file = typeof source === "string" ? source : "(buffer)";
+  const base = normalizePath(path);
+  const writer = options.writer ?? v3Writer(options.registry);
+  const tiff = await openTiff(source, signal);
+  try {
+    const image = await getImage(tiff, options.image ?? 0, file);
+    const info = await describeImage(image, file);
+    const crs: Crs | undefined = options.crs ?? (info.code === undefined ? undefined : { code: info.code });
+    if (crs === undefined) fail("UNSUPPORTED", file, "its GeoKeys name no EPSG CRS (a user-defined CRS): pass options.crs");
+    const names = bandNames(info, options.bandNames, file);
+    const chunk = chooseChunkShape(info, options.chunkShape, file);
+    const warnings: string[] = [];
+    let nodata = info.nodata;
+    if (nodata !== undefined && !info.dataType.startsWith("float") && !fitsInteger(info.dataType, nodata)) {
+      warnings.push(`the nodata value ${nodata} is not a ${info.dataType} value: ignored`);
+      nodata = undefined;
+    }
+    if (!isAxisAligned(info.transform)) warnings.push("the grid is rotated: the y/x coordinate arrays hold pixel indices; use spatial:transform");
+    if (await exists(store, base, { signal })) {
+      if (options.overwrite !== true) throw new ZarrError("NODE_EXISTS", `A node already exists at "${base || "/"}" (pass overwrite: true to replace it)`);
+      await deleteNode(store, base, { signal });
+    }
+    const pyramidOptions = options.pyramid === true ? {} : options.pyramid === false ? undefined : options.pyramid;
+    // With a pyramid, the full-resolution Dataset is written (in Zarr v3) to a scratch child
+    // of `path`, then buildPyramid writes the levels next to it and the scratch is deleted.
+    const datasetPath = pyramidOptions === undefined ? base : joinPath(base, "_geotiff_source");
+    const datasetWriter = pyramidOptions === undefined ? writer : v3Writer(options.registry);
+    const spatial = { dimensions: ["y", "x"] as const, transform: info.transform, shape: [info.height, info.width] as const, registration: info.registration };
+    await datasetWriter.createGroup(store, datasetPath, datasetAttributes({ crs, spatial }));
+    if (datasetWriter.format === 3) {
+      await writeCoordinates(store, datasetPath, { ...spatial, geographic: isGeographic(crs), registry: options.registry, signal });
+    } else {
+      await writeCoordinatesV2(datasetWriter, store, datasetPath, info);
+    }
+    const arrays: ZarrArray[] = [];
+    for (let b = 0; b < info.bands; b++) {
+      const attributes: JsonObject = {};
+      if (info.descriptions[b] !== undefined) attributes.long_name = info.descriptions[b] as string;
+      if (nodata !== undefined) attributes._FillValue = fillJson(nodata);
+      if (info.scales[b] !== undefined) attributes.scale_factor = info.scales[b] as number;
+      if (info.offsets[b] !== undefined) attributes.add_offset = info.offsets[b] as number;
+      const spec: ArraySpec = {
+        shape: [info.height, info.width],
+        chunkShape: [chunk[0], chunk[1]],
+        dataType: info.dataType,
+        fillValue: nodata === undefined ? 0 : fillJson(nodata),
+        dimensionNames: ["y", "x"],
+        attributes,
+      };
+      if (options.codecs !== undefined) spec.codecs = options.codecs;
+      arrays.push(await datasetWriter.createArray(store, joinPath(datasetPath, names[b]), spec));
+    }
+    await copyPixels(image, arrays, info, chunk, file, options);
+    const result: GeoTiffImportResult = {
+      path: base,
+      variables: names,
+      shape: [info.height, info.width],
+      dataType: info.dataType,
+      crs,
+      transform: info.transform,
+      registration: info.registration,
+      chunkShape: chunk,
+      layout: { tiled: info.tiled, blockShape: info.blockShape, compression: info.compression },
+      warnings,
+      format: writer.format,
+    };
+    if (nodata !== undefined) result.nodata = nodata;
+    if (pyramidOptions !== undefined) {
+      result.pyramid = await buildPyramid(store, store, {
+        chunkShape: chunk,
+        ...(options.codecs === undefined ? {} : { codecs: options.codecs }),
+        ...pyramidOptions,
+        sourcePath: datasetPath,
+        targetPath: base,
+        overwrite: true,
+        consolidate: false,
+        writer: keepChildrenWriter(writer, base),
+        registry: options.registry,
+        signal,
+        onProgress: (p) => options.onProgress?.({ phase: "pyramid", done: p.done, total: p.total }),
+      });
+      await deleteNode(store, datasetPath, { signal });
+      // The scratch Dataset made `path` an implicit v3 group; a v2 pyramid must not keep that document.
+      if (writer.format === 2) await deleteKey(store, base === "" ? "zarr.json" : `${base}/zarr.json`);
+    }
+    if ((options.consolidate ?? pyramidOptions !== undefined) && writer.consolidate !== undefined) await writer.consolidate(store, base);
+    return result;
+  } finally {
+    await tiff.close();
+  }
+}
+
+async function deleteKey(store: Store, key: string): Promise<void> {
+  if (isWritable(store)) await store.delete(key);
+}
+
+/**
+ * A writer that writes the Multiscale Dataset's root group document in place, without
+ * deleting what is below it (the scratch Dataset the levels are built from).
+ */
+function keepChildrenWriter(inner: PyramidWriter, base: string): PyramidWriter {
+  return {
+    format: inner.format,
+    async createGroup(store, path, attributes) {
+      if (normalizePath(path) !== base) return inner.createGroup(store, path, attributes);
+      if (inner.format === 3) {
+        await writeNodeMetadata(store, base, { zarr_format: 3, node_type: "group", attributes });
+        return;
+      }
+      if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot write the group at "${base || "/"}": the store is not writable`);
+      const prefix = base === "" ? "" : `${base}/`;
+      await store.set(`${prefix}.zgroup`, new TextEncoder().encode(JSON.stringify({ zarr_format: 2 })));
+      await store.set(`${prefix}.zattrs`, new TextEncoder().encode(JSON.stringify(attributes)));
+    },
+    createArray: (store, path, spec) => inner.createArray(store, path, spec),
+    ...(inner.consolidate === undefined ? {} : { consolidate: inner.consolidate.bind(inner) }),
+  };
+}
+
+/** Coordinates through a non-v3 writer (pixel centres, or nodes for node registration). */
+async function writeCoordinatesV2(writer: PyramidWriter, store: Store, path: string, info: GeoTiffInfo): Promise<void> {
+  const t = info.transform;
+  const o = info.registration === "node" ? 0 : 0.5;
+  const aligned = isAxisAligned(t);
+  const axes: Array<[string, number, (i: number) => number]> = [
+    ["y", info.height, (i) => (aligned ? t[4] * (i + o) + t[5] : i)],
+    ["x", info.width, (j) => (aligned ? t[0] * (j + o) + t[2] : j)],
+  ];
+  for (const [name, n, f] of axes) {
+    const arr = await writer.createArray(store, joinPath(path, name), { shape: [n], chunkShape: [n], dataType: "float64", fillValue: "NaN", dimensionNames: [name], attributes: {} });
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++) values[i] = f(i);
+    await set(arr, null, values);
+  }
+}
+
+function chooseChunkShape(info: GeoTiffInfo, requested: readonly [number, number] | undefined, file: string): [number, number] {
+  if (requested !== undefined) {
+    if (requested.length !== 2 || requested.some((n) => !Number.isSafeInteger(n) || n < 1)) fail("INVALID_ARGUMENT", file, `the chunk shape must be two positive integers, got ${JSON.stringify(requested)}`);
+    return [Math.min(requested[0], info.height), Math.min(requested[1], info.width)];
+  }
+  // Tiles of a plausible size are the natural chunks (one decoded tile per chunk).
+  const [th, tw] = info.blockShape;
+  const tiles = info.tiled && th >= 16 && tw >= 16 && th <= 4096 && tw <= 4096;
+  const [ch, cw] = tiles ? [th, tw] : [512, 512];
+  return [Math.min(ch, info.height), Math.min(cw, info.width)];
+}
+
+/**
+ * Copies the pixels, one window of whole chunks at a time: a window spans one chunk row
+ * and as many chunk columns as fit the element budget (whole rows when they fit, so each
+ * strip of a striped TIFF is decoded once per chunk row), and as many bands as fit.
+ */
+async function copyPixels(image: GeoTIFFImage, arrays: ZarrArray[], info: GeoTiffInfo, chunk: [number, number], file: string, options: GeoTiffImportOptions): Promise<void> {
+  const signal = options.signal;
+  const [ch, cw] = chunk;
+  const chunkElements = ch * cw;
+  const bandsPerRead = Math.max(1, Math.min(info.bands, Math.floor(WINDOW_ELEMENTS / chunkElements)));
+  const chunkCols = Math.ceil(info.width / cw);
+  const colsPerWindow = Math.max(1, Math.min(chunkCols, Math.floor(WINDOW_ELEMENTS / (chunkElements * bandsPerRead))));
+  const rowWindows = Math.ceil(info.height / ch);
+  const colWindows = Math.ceil(chunkCols / colsPerWindow);
+  const bandGroups = Math.ceil(info.bands / bandsPerRead);
+  const total = rowWindows * colWindows * bandGroups;
+  let done = 0;
+  for (let r0 = 0; r0 < info.height; r0 += ch) {
+    const r1 = Math.min(info.height, r0 + ch);
+    for (let c0 = 0; c0 < info.width; c0 += colsPerWindow * cw) {
+      const c1 = Math.min(info.width, c0 + colsPerWindow * cw);
+      for (let b0 = 0; b0 < info.bands; b0 += bandsPerRead) {
+        throwIfAborted(signal);
+        const samples: number[] = [];
+        for (let b = b0; b < Math.min(info.bands, b0 + bandsPerRead); b++) samples.push(b);
+        let rasters: TypedArray[];
+        try {
+          rasters = (await image.readRasters({ window: [c0, r0, c1, r1], samples, interleave: false, signal })) as unknown as TypedArray[];
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason ?? error;
+          throw new ZarrError("CODEC_FAILED", `GeoTIFF ${file}: cannot decode rows ${r0}–${r1 - 1}, columns ${c0}–${c1 - 1} (${(error as Error).message})`, { cause: error });
+        }
+        const shape = [r1 - r0, c1 - c0];
+        for (let k = 0; k < samples.length; k++) {
+          const data = rasters[k];
+          if (data === undefined || data.length !== shape[0] * shape[1]) {
+            fail("INVALID_ARGUMENT", file, `band ${samples[k] + 1} decoded to ${data?.length ?? 0} values for a ${shape[0]}×${shape[1]} window`);
+          }
+          await set(arrays[samples[k]], [slice(r0, r1), slice(c0, c1)], { data, shape }, { signal });
+        }
+        done++;
+        options.onProgress?.({ phase: "read", done, total });
+      }
+    }
+  }
+}
