@@ -5,6 +5,7 @@
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { FileSystemStore } from "@zarr/store-fs";
+import { nodeFetch } from "@zarr/store-http/node";
 import { openStore, storeScheme } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
 import { cliRegistry } from "./registry.js";
@@ -31,8 +32,9 @@ export interface OpenStoreArgOptions {
 export async function openStoreArg(arg: string, options: OpenStoreArgOptions): Promise<Store> {
   let dir = arg;
   if (storeScheme(arg) !== "file") {
-    // URLs (http, s3, ...) and zip archives go through the registry's store adapters.
-    return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable });
+    // URLs (http, s3, ...) and zip archives go through the registry's store adapters;
+    // HTTP(S) goes over node:http (nodeFetch), faster than the global fetch.
+    return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable, fetch: nodeFetch });
   }
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg)) {
     try {

@@ -2,6 +2,7 @@
 import {
   type ByteRange,
   type ReadableStore,
+  type ReadIntoRange,
   type StoreRequestOptions,
   type WritableStore,
   ZarrError,
@@ -18,6 +19,7 @@ import {
 import { type HttpStoreOptions, type HttpStoreSettings, resolveSettings } from "./options.js";
 import { declaredLength, discardBody, hasContentCoding, readBody } from "./read-body.js";
 import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
+import { scatterBody, sortedByOffset } from "./scatter-body.js";
 import { attemptSignal, sleep } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl, parseBaseUrl } from "./store-url.js";
 import { TransientError } from "./transient-error.js";
@@ -133,6 +135,62 @@ export class HttpStore implements ReadableStore, WritableStore {
       }
       return UNHANDLED;
     });
+  }
+
+  /**
+   * Scatter read (see `ReadableStore.readInto`): one GET for the span the ranges cover
+   * (`Range: bytes=first-last`), its body copied piece by piece into the targets as it
+   * arrives, so no buffer holds the whole value (a whole-array read skips allocating and
+   * collecting one buffer per chunk). Resolves the value's total size, or `undefined` when
+   * the key is missing; when the value is shorter than the ranges need, the size is
+   * returned and the targets are not to be used. A body that breaks off is retried like
+   * any read. Responses that cannot be placed by position (no `Content-Range` total, a
+   * content coding on a partial body) fall back to reading the whole value with `get`.
+   */
+  async readInto(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined> {
+    let first = Number.POSITIVE_INFINITY;
+    let last = 0;
+    for (const r of ranges) {
+      if (!Number.isSafeInteger(r.offset) || r.offset < 0 || !(r.target instanceof Uint8Array)) {
+        throw new ZarrError("INVALID_ARGUMENT", `Invalid scatter-read range for key ${JSON.stringify(key)}`, { key });
+      }
+      if (r.target.length === 0) continue;
+      first = Math.min(first, r.offset);
+      last = Math.max(last, r.offset + r.target.length);
+    }
+    if (last === 0) return this.getSize(key, options);
+    const sorted = sortedByOffset(ranges);
+    const url = keyUrl(this.#base, key);
+    const signal = options?.signal;
+    const FALL_BACK: unique symbol = Symbol("fall back");
+    const result = await this.#request<number | undefined | typeof FALL_BACK>(
+      { method: "GET", key, url, range: `bytes=${first}-${last - 1}`, signal },
+      async (response) => {
+        if (this.#isMissing(response)) return undefined;
+        switch (response.status) {
+          case 206: {
+            const sent = parseContentRange(response.headers.get("content-range"));
+            if (sent === undefined || sent.total === undefined || hasContentCoding(response)) return FALL_BACK;
+            if (sent.total < last) return sent.total; // too short for the ranges: nothing to copy
+            if (sent.start !== first || sent.end !== last - 1) return FALL_BACK;
+            await scatterBody(response, first, sorted, last - first);
+            return sent.total;
+          }
+          case 200:
+          case 203:
+            // The server ignored Range: the body is the whole value.
+            return scatterBody(response, 0, sorted, declaredLength(response));
+          case 416:
+            return unsatisfiedTotal(response.headers.get("content-range")) ?? FALL_BACK;
+        }
+        return UNHANDLED;
+      },
+    );
+    if (result !== FALL_BACK) return result;
+    const whole = await this.get(key, options);
+    if (whole === undefined) return undefined;
+    if (whole.length >= last) for (const r of ranges) r.target.set(whole.subarray(r.offset, r.offset + r.target.length));
+    return whole.length;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * @zarr/store-http: a Zarr store over HTTP(S) with fetch — byte ranges (suffix ranges in
  * one request), retries with backoff, per-request timeouts, optional PUT/DELETE writes.
- * Runs in Node ≥ 20 and browsers (only fetch, Headers, AbortSignal and URL are used).
+ * Runs in Node ≥ 20 and browsers (only fetch, Headers, AbortSignal and URL are used);
+ * `@zarr/store-http/node` adds `nodeFetch`, a faster transport for Node.js.
  */
 export { HttpStore } from "./http-store.js";
 export { httpStoreEntry } from "./entry.js";

@@ -110,6 +110,18 @@ describe("broken transfers never produce data", () => {
     expect(seen()).toBe(6);
   });
 
+  it("readInto retries a body cut off mid-way and a lying Content-Range, then fails with STORE_FAILED, never short data", async () => {
+    const target = new Uint8Array(500);
+    for (const behaviour of [{ reset: 1 }, { short: 1 }, { badContentRange: 1 }]) {
+      served.server.behaviour = behaviour;
+      target.fill(0);
+      expect(await store().readInto("a.bin", [{ offset: 100, target }])).toBe(1000);
+      expect(target).toEqual(FILES["a.bin"].slice(100, 600));
+    }
+    served.server.behaviour = { short: 10 };
+    await rejectsWith(store({ retries: 1 }).readInto("a.bin", [{ offset: 0, target: new Uint8Array(1000) }]), "STORE_FAILED");
+  });
+
   it("retries a truncated range response and a lying Content-Range", async () => {
     served.server.behaviour = { short: 1 };
     expect(await store().getRange("a.bin", { offset: 100, length: 500 })).toEqual(FILES["a.bin"].slice(100, 600));

@@ -164,6 +164,43 @@ describe("getRange", () => {
     });
   }
 
+  for (const [name, behaviour] of Object.entries(modes)) {
+    it(`readInto fills the targets exactly as getRange would, on ${name}`, async () => {
+      const s = store();
+      const keys = ["a.bin", "one.bin", "dir/nested.bin"];
+      const size = (key: string) => FILES[key].length;
+      // Up to 6 targets anywhere in (or past the end of) the value, in any order, some empty.
+      const arbitrary = fc.constantFrom(...keys).chain((key) =>
+        fc.tuple(fc.constant(key), fc.array(fc.record({ offset: fc.nat(size(key) + 3), length: fc.nat(Math.min(size(key), 400)) }), { minLength: 1, maxLength: 6 })),
+      );
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async ([key, wanted]) => {
+          served.server.behaviour = { ...behaviour };
+          const ranges = wanted.map((w) => ({ offset: w.offset, target: new Uint8Array(w.length).fill(0xee) }));
+          const total = await s.readInto(key, ranges);
+          expect(total).toBe(size(key));
+          if (wanted.every((w) => w.length === 0 || w.offset + w.length <= size(key))) {
+            for (const r of ranges) expect(r.target).toEqual(FILES[key].slice(r.offset, r.offset + r.target.length));
+          }
+        }),
+        { numRuns: 60 },
+      );
+      served.server.behaviour = { ...behaviour };
+      expect(await s.readInto("missing.bin", [{ offset: 0, target: new Uint8Array(4) }])).toBeUndefined();
+    });
+  }
+
+  it("readInto asks for the span of its ranges in one GET", async () => {
+    const s = store();
+    const a = new Uint8Array(10);
+    const b = new Uint8Array(5);
+    expect(await s.readInto("a.bin", [{ offset: 500, target: b }, { offset: 100, target: a }])).toBe(1000);
+    expect(served.server.requests.map((r) => [r.method, r.headers.range])).toEqual([["GET", "bytes=100-504"]]);
+    expect(a).toEqual(FILES["a.bin"].slice(100, 110));
+    expect(b).toEqual(FILES["a.bin"].slice(500, 505));
+    await expect(s.readInto("a.bin", [{ offset: -1, target: a }])).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
   it("sends the HTTP range forms: bytes=a-b, bytes=a- and bytes=-n", async () => {
     const s = store();
     expect(await s.getRange("a.bin", { offset: 10, length: 5 })).toEqual(FILES["a.bin"].slice(10, 15));

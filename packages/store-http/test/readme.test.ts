@@ -12,4 +12,6 @@ it("the README example runs", () => {
   expect(out).toContain("HEAD /air%20temp/c/0/0");
   expect(out).toContain("PUT /notes/hello.txt");
   expect(out).toContain("true true");
+  expect(out).toContain("24 8");
+  expect(out).toContain("GET /air%20temp/c/0/0 (bytes=4-11)");
 });

@@ -1,0 +1,136 @@
+import { execFile } from "node:child_process";
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpStore } from "../src/index.js";
+import { createNodeFetch, nodeFetch } from "../src/node-fetch.js";
+
+// A server with what the shared test server lacks: redirects, compressed bodies, a body
+// that stalls, and a record of the headers each request carried.
+const seen: { url: string; method: string; authorization?: string }[] = [];
+const big = new Uint8Array(3 << 20).map((_, i) => (i * 31) & 0xff);
+let server: http.Server;
+let other: http.Server;
+let base: string;
+let otherBase: string;
+
+function listen(handler: http.RequestListener): Promise<[http.Server, string]> {
+  const s = http.createServer(handler);
+  s.listen(0, "127.0.0.1");
+  return once(s, "listening").then(() => [s, `http://127.0.0.1:${(s.address() as AddressInfo).port}`]);
+}
+
+beforeAll(async () => {
+  [other, otherBase] = await listen((req, res) => {
+    seen.push({ url: `other${req.url}`, method: req.method ?? "", authorization: req.headers.authorization });
+    res.end("elsewhere");
+  });
+  [server, base] = await listen((req, res) => {
+    seen.push({ url: req.url ?? "", method: req.method ?? "", authorization: req.headers.authorization });
+    const url = req.url ?? "";
+    if (url === "/redirect") return res.writeHead(302, { location: "/big" }).end("moved");
+    if (url === "/see-other") return res.writeHead(303, { location: "/plain" }).end();
+    if (url === "/loop") return res.writeHead(307, { location: "/loop" }).end();
+    if (url === "/away") return res.writeHead(307, { location: `${otherBase}/there` }).end();
+    if (url === "/gzip") return res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync(big));
+    if (url === "/stall") {
+      res.writeHead(200, { "content-length": String(big.length) });
+      res.write(big.subarray(0, 1000)); // and never the rest
+      return;
+    }
+    if (url === "/cut") {
+      res.writeHead(200, { "content-length": String(big.length) });
+      res.write(big.subarray(0, 5000), () => res.socket?.destroy());
+      return;
+    }
+    if (url === "/nothing") return res.writeHead(204).end();
+    if (url === "/echo") {
+      const parts: Buffer[] = [];
+      req.on("data", (d: Buffer) => parts.push(d));
+      req.on("end", () => res.end(Buffer.concat(parts)));
+      return;
+    }
+    if (url === "/big") return res.writeHead(200, { "content-length": String(big.length) }).end(req.method === "HEAD" ? undefined : big);
+    res.end("plain");
+  });
+});
+afterAll(() => {
+  server.closeAllConnections();
+  other.closeAllConnections();
+  server.close();
+  other.close();
+});
+
+const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
+
+describe("nodeFetch", () => {
+  it("reads bodies, follows redirects and turns 303 into GET", async () => {
+    const r = await nodeFetch(`${base}/redirect`, {});
+    expect(r.status).toBe(200);
+    expect(Buffer.compare(await bytes(r), big)).toBe(0);
+    seen.length = 0;
+    const posted = await nodeFetch(`${base}/see-other`, { method: "PUT", body: new Uint8Array([1]) });
+    expect(await posted.text()).toBe("plain");
+    expect(seen.map((s) => s.method)).toEqual(["PUT", "GET"]);
+  });
+
+  it("gives up after too many redirects, and drops Authorization when a redirect leaves the origin", async () => {
+    await expect(createNodeFetch({ maxRedirects: 3 })(`${base}/loop`, {})).rejects.toThrow(/too many redirects/);
+    seen.length = 0;
+    const r = await nodeFetch(`${base}/away`, { headers: { authorization: "Bearer secret" } });
+    expect(await r.text()).toBe("elsewhere");
+    expect(seen.map((s) => [s.url, s.authorization])).toEqual([
+      ["/away", "Bearer secret"],
+      ["other/there", undefined],
+    ]);
+  });
+
+  it("decodes gzip bodies and keeps the Content-Encoding header, as fetch does", async () => {
+    const r = await nodeFetch(`${base}/gzip`, {});
+    expect(r.headers.get("content-encoding")).toBe("gzip");
+    expect(Buffer.compare(await bytes(r), big)).toBe(0);
+  });
+
+  it("sends request bodies and answers 204 and HEAD without a body", async () => {
+    const echoed = await nodeFetch(`${base}/echo`, { method: "PUT", body: new Uint8Array([7, 8, 9]) });
+    expect(Array.from(await bytes(echoed))).toEqual([7, 8, 9]);
+    expect((await nodeFetch(`${base}/nothing`, {})).body).toBeNull();
+    const head = await nodeFetch(`${base}/big`, { method: "HEAD" });
+    expect(head.body).toBeNull();
+    expect(head.headers.get("content-length")).toBe(String(big.length));
+  });
+
+  it("rejects with the abort reason when aborted mid-body, and with TypeError on network errors", async () => {
+    const controller = new AbortController();
+    const r = await nodeFetch(`${base}/stall`, { signal: controller.signal });
+    const reading = r.arrayBuffer();
+    setTimeout(() => controller.abort(new Error("stop")), 50);
+    await expect(reading).rejects.toThrow("stop");
+    await expect(nodeFetch("http://127.0.0.1:1/x", {})).rejects.toBeInstanceOf(TypeError);
+    const cut = await nodeFetch(`${base}/cut`, {});
+    await expect(cut.arrayBuffer()).rejects.toThrow(/cut off/);
+  });
+
+  it("HttpStore retries a cut-off body through it and fails with STORE_FAILED, never short data", async () => {
+    const store = new HttpStore(base, { fetch: nodeFetch, retries: 1, retryDelay: 1 });
+    await expect(store.get("cut")).rejects.toMatchObject({ code: "STORE_FAILED" });
+    expect(Buffer.compare((await store.get("big")) as Uint8Array, big)).toBe(0);
+  });
+
+  it("idle keep-alive connections do not keep a process alive", async () => {
+    // The built module (tests run after the package's build): Node 20 cannot run .ts.
+    const script = `
+      import { nodeFetch } from ${JSON.stringify(join(import.meta.dirname, "../dist/node-fetch.js"))};
+      const r = await nodeFetch(${JSON.stringify(`${base}/plain`)}, {});
+      console.log(await r.text());`;
+    const started = Date.now();
+    // Asynchronously: the child talks to the server in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { timeout: 20_000 });
+    expect(stdout.trim()).toBe("plain");
+    expect(Date.now() - started).toBeLessThan(4000); // a kept-alive socket would hold it ~5 s+
+  });
+});
