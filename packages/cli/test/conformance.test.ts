@@ -3,10 +3,14 @@
  * fixture store equals the expected values, or, when the array needs a codec the CLI's
  * registry lacks, fails with one CODEC_UNKNOWN line naming a missing codec.
  */
+import { once } from "node:events";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliRegistry } from "../src/registry.js";
 import { CONCURRENCY, FIXTURES, jsonDifference, pool, type RunResult, zarr } from "./helpers.js";
 
@@ -111,5 +115,59 @@ describe("zarr get on the zipped fixtures and through file: URLs", () => {
   it("file: URL", async () => {
     const r = await zarr(["get", pathToFileURL(STORE).href, "1d.contiguous.f8", "--format", "json"]);
     expect(r.code).toBe(0);
+  });
+});
+
+describe("zarr get over HTTP (node:http transport, range reads)", () => {
+  // The fixtures served from 127.0.0.1 with single byte ranges, as a static file server would.
+  const ranges: string[] = [];
+  const server = http.createServer(async (req, res) => {
+    const file = path.join(FIXTURES, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return res.writeHead(404).end();
+    }
+    const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+    if (m === null) return res.writeHead(200, { "content-length": body.length }).end(body);
+    ranges.push(req.headers.range as string);
+    const start = m[1] === "" ? Math.max(0, body.length - Number(m[2])) : Number(m[1]);
+    const end = m[1] !== "" && m[2] !== "" ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
+    if (start >= body.length) return res.writeHead(416, { "content-range": `bytes */${body.length}` }).end();
+    res.writeHead(206, { "content-range": `bytes ${start}-${end}/${body.length}`, "content-length": end - start + 1 });
+    res.end(body.subarray(start, end + 1));
+  });
+  let base: string;
+  beforeAll(async () => {
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  const cases = [
+    ["v3/data.zarr", "1d.contiguous.raw.i2"], // uncompressed: scatter-read straight into the result
+    ["v3/data.zarr", "2d.chunked.ragged.i2"],
+    ["v3/data.zarr", "3d.chunked.mixed.compressed.sharded.i2"], // shard index + inner chunk ranges
+    ["v3/data.zarr", "2d.chunked.string.vlen"],
+  ] as const;
+  it.each(cases)("%s %s", async (store, p) => {
+    const r = await zarr(["get", `${base}/${store}`, p, "--format", "json"]);
+    expect(r.stderr).toBe("");
+    const expected = JSON.parse(readFileSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`), "utf8"));
+    expect(jsonDifference(JSON.parse(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
+  });
+
+  it("a zip archive on the server, read with range requests (zip+http)", async () => {
+    ranges.length = 0;
+    const r = await zarr(["get", `zip+${base}/v3/data.uncompressed.zarr.zip`, "1d.contiguous.raw.i2", "--format", "json"]);
+    expect(r.stderr).toBe("");
+    const expected = JSON.parse(readFileSync(path.join(EXPECTED, "1d.contiguous.raw.i2.json"), "utf8"));
+    expect(jsonDifference(JSON.parse(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
+    expect(ranges.length).toBeGreaterThan(0);
   });
 });

@@ -10,27 +10,10 @@ import { FileSystemStore } from "@zarr/store-fs";
 import { writeArrayBuffer } from "geotiff";
 import { afterAll, describe, expect, it } from "vitest";
 import { haveGdal, requirePeer } from "../../../scripts/test-env.mjs";
-import type { CliIO } from "../src/cli-io.js";
-import { main } from "../src/main.js";
 import { cliRegistry } from "../src/registry.js";
-import { removeTempDirs, tempDir, zarr } from "./helpers.js";
+import { removeTempDirs, runInProcess as run, tempDir, zarr } from "./helpers.js";
 
 afterAll(removeTempDirs);
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  const err: string[] = [];
-  const io: CliIO = {
-    write: async (chunk) => {
-      out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    },
-    error: (line) => {
-      err.push(line);
-    },
-  };
-  const code = await main(argv, io);
-  return { code, out, err: err.join("\n") };
-}
 
 /** Raw band-sequential little-endian uint16 bands → ENVI → GeoTIFF with gdal_translate. */
 function gdalTiff(bands: Uint16Array[], width: number, height: number, args: string[]): string {

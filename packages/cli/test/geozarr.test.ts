@@ -7,26 +7,9 @@ import { createArray, createGroup, set } from "@zarr/core";
 import { createDataset } from "@zarr/geozarr";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../src/cli-io.js";
-import { main } from "../src/main.js";
-import { removeTempDirs, tempDir } from "./helpers.js";
+import { removeTempDirs, runInProcess as run, tempDir } from "./helpers.js";
 
 afterAll(removeTempDirs);
-
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  const err: string[] = [];
-  const io: CliIO = {
-    write: async (chunk) => {
-      out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    },
-    error: (line) => {
-      err.push(line);
-    },
-  };
-  const code = await main(argv, io);
-  return { code, out, err: err.join("\n") };
-}
 
 async function source(): Promise<string> {
   const dir = path.join(tempDir("zarr-geozarr-"), "scene.zarr");

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CliIO } from "../src/cli-io.js";
+import { main } from "../src/main.js";
 
 export const TEST_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const CLI = path.resolve(TEST_DIR, "../bin/zarr.js");
@@ -125,4 +127,23 @@ export function jsonDifference(a: unknown, b: unknown, where = "$"): string | un
     return undefined;
   }
   return a === b ? undefined : `${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}
+
+/**
+ * Runs the CLI in this process through `main` (faster than a subprocess; the tests can
+ * then reach the stores it wrote), collecting what it writes and its error lines.
+ */
+export async function runInProcess(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  const err: string[] = [];
+  const io: CliIO = {
+    write: async (chunk) => {
+      out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    },
+    error: (line) => {
+      err.push(line);
+    },
+  };
+  const code = await main(argv, io);
+  return { code, out, err: err.join("\n") };
 }

@@ -13,6 +13,19 @@
  */
 
 /**
+ * The first two steps of an 8×8 bit-matrix transpose, on one 32-bit half (4 rows of 8
+ * bits): transposes its 2×2 and then its 4×4 bit blocks. The last step swaps 4×4 blocks
+ * between the two halves (done by the callers: it needs both). Small enough that the
+ * compiler inlines it into the loops.
+ */
+function transposeHalves(x: number): number {
+  let t = (x ^ (x >>> 7)) & 0x00aa00aa;
+  x = x ^ t ^ (t << 7);
+  t = (x ^ (x >>> 14)) & 0x0000cccc;
+  return x ^ t ^ (t << 14);
+}
+
+/**
  * True when c-blosc 1.x bit-shuffles a block of `size` bytes: the block holds at least
  * one element and its element count is a multiple of 8.
  */
@@ -54,15 +67,9 @@ export function bitShuffle(
       let lo = src[s] | (src[s + typesize] << 8) | (src[s + 2 * typesize] << 16) | (src[s + 3 * typesize] << 24);
       let hi =
         src[s + 4 * typesize] | (src[s + 5 * typesize] << 8) | (src[s + 6 * typesize] << 16) | (src[s + 7 * typesize] << 24);
-      let t = (lo ^ (lo >>> 7)) & 0x00aa00aa;
-      lo = lo ^ t ^ (t << 7);
-      t = (hi ^ (hi >>> 7)) & 0x00aa00aa;
-      hi = hi ^ t ^ (t << 7);
-      t = (lo ^ (lo >>> 14)) & 0x0000cccc;
-      lo = lo ^ t ^ (t << 14);
-      t = (hi ^ (hi >>> 14)) & 0x0000cccc;
-      hi = hi ^ t ^ (t << 14);
-      t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
+      lo = transposeHalves(lo);
+      hi = transposeHalves(hi);
+      const t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
       lo ^= t;
       hi ^= t >>> 4;
       dst[out] = lo;
@@ -115,15 +122,9 @@ export function bitUnshuffle(
       let lo = src[s] | (src[s + rowBytes] << 8) | (src[s + 2 * rowBytes] << 16) | (src[s + 3 * rowBytes] << 24);
       let hi =
         src[s + 4 * rowBytes] | (src[s + 5 * rowBytes] << 8) | (src[s + 6 * rowBytes] << 16) | (src[s + 7 * rowBytes] << 24);
-      let t = (lo ^ (lo >>> 7)) & 0x00aa00aa;
-      lo = lo ^ t ^ (t << 7);
-      t = (hi ^ (hi >>> 7)) & 0x00aa00aa;
-      hi = hi ^ t ^ (t << 7);
-      t = (lo ^ (lo >>> 14)) & 0x0000cccc;
-      lo = lo ^ t ^ (t << 14);
-      t = (hi ^ (hi >>> 14)) & 0x0000cccc;
-      hi = hi ^ t ^ (t << 14);
-      t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
+      lo = transposeHalves(lo);
+      hi = transposeHalves(hi);
+      const t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
       lo ^= t;
       hi ^= t >>> 4;
       dst[d] = lo;
@@ -193,15 +194,9 @@ function bitUnshuffle4(src: Uint8Array, srcStart: number, dst: Uint8Array, dstSt
           lo = (b >>> 16) | (d & 0xffff0000);
           hi = (f >>> 16) | (h & 0xffff0000);
         }
-        let t = (lo ^ (lo >>> 7)) & 0x00aa00aa;
-        lo = lo ^ t ^ (t << 7);
-        t = (hi ^ (hi >>> 7)) & 0x00aa00aa;
-        hi = hi ^ t ^ (t << 7);
-        t = (lo ^ (lo >>> 14)) & 0x0000cccc;
-        lo = lo ^ t ^ (t << 14);
-        t = (hi ^ (hi >>> 14)) & 0x0000cccc;
-        hi = hi ^ t ^ (t << 14);
-        t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
+        lo = transposeHalves(lo);
+        hi = transposeHalves(hi);
+        const t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
         scr[k * 8 + j] = lo ^ t; // byte plane j of elements 0-3 of group k
         scr[k * 8 + 4 + j] = hi ^ (t >>> 4); // ... of elements 4-7
       }
