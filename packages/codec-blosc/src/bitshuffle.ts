@@ -12,6 +12,8 @@
  * TRANS_BIT_8X8 on a 64-bit word.
  */
 
+import { transposeBytes4x4 } from "./shuffle.js";
+
 /**
  * The first two steps of an 8×8 bit-matrix transpose, on one 32-bit half (4 rows of 8
  * bits): transposes its 2×2 and then its 4×4 bit blocks. The last step swaps 4×4 blocks
@@ -57,33 +59,9 @@ export function bitShuffle(
   }
   const n = Math.floor(size / typesize);
   const rowBytes = n >>> 3;
-  const groupStride = 8 * typesize;
-  for (let j = 0; j < typesize; j++) {
-    // Bit rows 8j..8j+7 start here, one row every rowBytes bytes.
-    let out = dstStart + 8 * j * rowBytes;
-    let s = srcStart + j;
-    for (let g = 0; g < rowBytes; g++, s += groupStride, out++) {
-      // Byte j of elements 8g..8g+7: lo holds elements 0-3, hi 4-7.
-      let lo = src[s] | (src[s + typesize] << 8) | (src[s + 2 * typesize] << 16) | (src[s + 3 * typesize] << 24);
-      let hi =
-        src[s + 4 * typesize] | (src[s + 5 * typesize] << 8) | (src[s + 6 * typesize] << 16) | (src[s + 7 * typesize] << 24);
-      lo = transposeHalves(lo);
-      hi = transposeHalves(hi);
-      const t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
-      lo ^= t;
-      hi ^= t >>> 4;
-      dst[out] = lo;
-      dst[out + rowBytes] = lo >>> 8;
-      dst[out + 2 * rowBytes] = lo >>> 16;
-      dst[out + 3 * rowBytes] = lo >>> 24;
-      dst[out + 4 * rowBytes] = hi;
-      dst[out + 5 * rowBytes] = hi >>> 8;
-      dst[out + 6 * rowBytes] = hi >>> 16;
-      dst[out + 7 * rowBytes] = hi >>> 24;
-    }
-  }
-  const whole = n * typesize;
-  for (let k = whole; k < size; k++) dst[dstStart + k] = src[srcStart + k];
+  // Byte j of elements 8g..8g+7 (typesize apart) → byte g of bit rows 8j..8j+7 (rowBytes apart).
+  transposeGroups(src, srcStart, 1, 8 * typesize, typesize, dst, dstStart, 8 * rowBytes, 1, rowBytes, typesize, rowBytes);
+  copyTail(src, srcStart, dst, dstStart, n * typesize, size);
 }
 
 /**
@@ -110,34 +88,74 @@ export function bitUnshuffle(
   const n = Math.floor(size / typesize);
   if (typesize === 4 && n % 32 === 0 && (src.byteOffset + srcStart) % 4 === 0 && (dst.byteOffset + dstStart) % 4 === 0) {
     bitUnshuffle4(src, srcStart, dst, dstStart, n);
-    for (let k = 4 * n; k < size; k++) dst[dstStart + k] = src[srcStart + k];
-    return;
+  } else {
+    const rowBytes = n >>> 3;
+    // The same transpose (it is its own inverse) with the strides swapped.
+    transposeGroups(src, srcStart, 8 * rowBytes, 1, rowBytes, dst, dstStart, 1, 8 * typesize, typesize, typesize, rowBytes);
   }
-  const rowBytes = n >>> 3;
-  const groupStride = 8 * typesize;
-  for (let j = 0; j < typesize; j++) {
-    let s = srcStart + 8 * j * rowBytes;
-    let d = dstStart + j;
-    for (let g = 0; g < rowBytes; g++, s++, d += groupStride) {
-      let lo = src[s] | (src[s + rowBytes] << 8) | (src[s + 2 * rowBytes] << 16) | (src[s + 3 * rowBytes] << 24);
-      let hi =
-        src[s + 4 * rowBytes] | (src[s + 5 * rowBytes] << 8) | (src[s + 6 * rowBytes] << 16) | (src[s + 7 * rowBytes] << 24);
+  copyTail(src, srcStart, dst, dstStart, n * typesize, size);
+}
+
+/**
+ * The loop of both directions: for each of `planes` byte planes and `groups` groups, gathers
+ * 8 bytes of `src` (`srcStride` apart), transposes them as an 8×8 bit matrix and scatters
+ * the result to `dst` (`dstStride` apart). Plane `j`, group `g` starts at
+ * `start + j·plane + g·step` on each side.
+ */
+function transposeGroups(
+  src: Uint8Array,
+  srcStart: number,
+  srcPlane: number,
+  srcStep: number,
+  srcStride: number,
+  dst: Uint8Array,
+  dstStart: number,
+  dstPlane: number,
+  dstStep: number,
+  dstStride: number,
+  planes: number,
+  groups: number,
+): void {
+  const s1 = srcStride;
+  const s2 = 2 * srcStride;
+  const s3 = 3 * srcStride;
+  const s4 = 4 * srcStride;
+  const s5 = 5 * srcStride;
+  const s6 = 6 * srcStride;
+  const s7 = 7 * srcStride;
+  const d1 = dstStride;
+  const d2 = 2 * dstStride;
+  const d3 = 3 * dstStride;
+  const d4 = 4 * dstStride;
+  const d5 = 5 * dstStride;
+  const d6 = 6 * dstStride;
+  const d7 = 7 * dstStride;
+  for (let j = 0; j < planes; j++) {
+    let s = srcStart + j * srcPlane;
+    let d = dstStart + j * dstPlane;
+    for (let g = 0; g < groups; g++, s += srcStep, d += dstStep) {
+      // The 8 bytes as an 8×8 bit matrix: lo holds rows 0-3, hi rows 4-7.
+      let lo = src[s] | (src[s + s1] << 8) | (src[s + s2] << 16) | (src[s + s3] << 24);
+      let hi = src[s + s4] | (src[s + s5] << 8) | (src[s + s6] << 16) | (src[s + s7] << 24);
       lo = transposeHalves(lo);
       hi = transposeHalves(hi);
       const t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
       lo ^= t;
       hi ^= t >>> 4;
       dst[d] = lo;
-      dst[d + typesize] = lo >>> 8;
-      dst[d + 2 * typesize] = lo >>> 16;
-      dst[d + 3 * typesize] = lo >>> 24;
-      dst[d + 4 * typesize] = hi;
-      dst[d + 5 * typesize] = hi >>> 8;
-      dst[d + 6 * typesize] = hi >>> 16;
-      dst[d + 7 * typesize] = hi >>> 24;
+      dst[d + d1] = lo >>> 8;
+      dst[d + d2] = lo >>> 16;
+      dst[d + d3] = lo >>> 24;
+      dst[d + d4] = hi;
+      dst[d + d5] = hi >>> 8;
+      dst[d + d6] = hi >>> 16;
+      dst[d + d7] = hi >>> 24;
     }
   }
-  const whole = n * typesize;
+}
+
+/** Copies the bytes after the last whole element (`[whole, size)`) unchanged. */
+function copyTail(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, whole: number, size: number): void {
   for (let k = whole; k < size; k++) dst[dstStart + k] = src[srcStart + k];
 }
 
@@ -201,19 +219,7 @@ function bitUnshuffle4(src: Uint8Array, srcStart: number, dst: Uint8Array, dstSt
         scr[k * 8 + 4 + j] = hi ^ (t >>> 4); // ... of elements 4-7
       }
     }
-    for (let x = 0; x < 32; x += 4) o = storeElements(d32, o, scr[x], scr[x + 1], scr[x + 2], scr[x + 3]);
+    // Byte planes 0-3 of 4 elements → 4 whole elements, twice per group.
+    for (let x = 0; x < 32; x += 4, o += 4) transposeBytes4x4(d32, o, 1, scr[x], scr[x + 1], scr[x + 2], scr[x + 3]);
   }
-}
-
-/** Merges byte planes p0..p3 of 4 elements (a 4×4 byte transpose) into `d32[o..o+4)`; returns o + 4. */
-function storeElements(d32: Int32Array, o: number, p0: number, p1: number, p2: number, p3: number): number {
-  const a = (p0 & 0x00ff00ff) | ((p1 & 0x00ff00ff) << 8);
-  const b = ((p0 >>> 8) & 0x00ff00ff) | (p1 & 0xff00ff00);
-  const c = (p2 & 0x00ff00ff) | ((p3 & 0x00ff00ff) << 8);
-  const d = ((p2 >>> 8) & 0x00ff00ff) | (p3 & 0xff00ff00);
-  d32[o] = (a & 0xffff) | (c << 16);
-  d32[o + 1] = (b & 0xffff) | (d << 16);
-  d32[o + 2] = (a >>> 16) | (c & 0xffff0000);
-  d32[o + 3] = (b >>> 16) | (d & 0xffff0000);
-  return o + 4;
 }

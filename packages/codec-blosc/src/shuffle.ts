@@ -128,6 +128,22 @@ export function byteUnshuffle(
 }
 
 /**
+ * A 4×4 byte transpose: byte `i` of word `r` (of `r0`…`r3`) becomes byte `r` of word `i`,
+ * stored at `out[w + i·step]`. Interleaves the bytes of r0/r1 and r2/r3, then the halves.
+ * Small enough that the compiler inlines it into the loops.
+ */
+export function transposeBytes4x4(out: Int32Array, w: number, step: number, r0: number, r1: number, r2: number, r3: number): void {
+  const t0 = (r0 & 0x00ff00ff) | ((r1 & 0x00ff00ff) << 8);
+  const t1 = ((r0 >>> 8) & 0x00ff00ff) | (r1 & 0xff00ff00);
+  const t2 = (r2 & 0x00ff00ff) | ((r3 & 0x00ff00ff) << 8);
+  const t3 = ((r2 >>> 8) & 0x00ff00ff) | (r3 & 0xff00ff00);
+  out[w] = (t0 & 0xffff) | (t2 << 16);
+  out[w + step] = (t1 & 0xffff) | (t3 << 16);
+  out[w + 2 * step] = (t0 >>> 16) | (t2 & 0xffff0000);
+  out[w + 3 * step] = (t1 >>> 16) | (t3 & 0xffff0000);
+}
+
+/**
  * Word paths of the unshuffle: `q` groups of four elements. Stream `j` starts at word
  * `j·q`; its word `k` holds byte `j` of elements 4k…4k+3.
  */
@@ -136,47 +152,13 @@ function unshuffleWords(input: Int32Array, out: Int32Array, q: number, typesize:
     const q2 = 2 * q;
     const q3 = 3 * q;
     for (let k = 0, w = 0; k < q; k++, w += 4) {
-      const a = input[k];
-      const b = input[q + k];
-      const c = input[q2 + k];
-      const d = input[q3 + k];
-      // Interleave bytes of a/b and c/d, then halves: a 4×4 byte transpose.
-      const t0 = (a & 0x00ff00ff) | ((b & 0x00ff00ff) << 8);
-      const t1 = ((a >>> 8) & 0x00ff00ff) | (b & 0xff00ff00);
-      const t2 = (c & 0x00ff00ff) | ((d & 0x00ff00ff) << 8);
-      const t3 = ((c >>> 8) & 0x00ff00ff) | (d & 0xff00ff00);
-      out[w] = (t0 & 0xffff) | (t2 << 16);
-      out[w + 1] = (t1 & 0xffff) | (t3 << 16);
-      out[w + 2] = (t0 >>> 16) | (t2 & 0xffff0000);
-      out[w + 3] = (t1 >>> 16) | (t3 & 0xffff0000);
+      transposeBytes4x4(out, w, 1, input[k], input[q + k], input[q2 + k], input[q3 + k]);
     }
   } else if (typesize === 8) {
     // Two 4×4 transposes: streams 0–3 give the low words, streams 4–7 the high words.
     for (let k = 0, w = 0; k < q; k++, w += 8) {
-      let a = input[k];
-      let b = input[q + k];
-      let c = input[2 * q + k];
-      let d = input[3 * q + k];
-      let t0 = (a & 0x00ff00ff) | ((b & 0x00ff00ff) << 8);
-      let t1 = ((a >>> 8) & 0x00ff00ff) | (b & 0xff00ff00);
-      let t2 = (c & 0x00ff00ff) | ((d & 0x00ff00ff) << 8);
-      let t3 = ((c >>> 8) & 0x00ff00ff) | (d & 0xff00ff00);
-      out[w] = (t0 & 0xffff) | (t2 << 16);
-      out[w + 2] = (t1 & 0xffff) | (t3 << 16);
-      out[w + 4] = (t0 >>> 16) | (t2 & 0xffff0000);
-      out[w + 6] = (t1 >>> 16) | (t3 & 0xffff0000);
-      a = input[4 * q + k];
-      b = input[5 * q + k];
-      c = input[6 * q + k];
-      d = input[7 * q + k];
-      t0 = (a & 0x00ff00ff) | ((b & 0x00ff00ff) << 8);
-      t1 = ((a >>> 8) & 0x00ff00ff) | (b & 0xff00ff00);
-      t2 = (c & 0x00ff00ff) | ((d & 0x00ff00ff) << 8);
-      t3 = ((c >>> 8) & 0x00ff00ff) | (d & 0xff00ff00);
-      out[w + 1] = (t0 & 0xffff) | (t2 << 16);
-      out[w + 3] = (t1 & 0xffff) | (t3 << 16);
-      out[w + 5] = (t0 >>> 16) | (t2 & 0xffff0000);
-      out[w + 7] = (t1 >>> 16) | (t3 & 0xffff0000);
+      transposeBytes4x4(out, w, 2, input[k], input[q + k], input[2 * q + k], input[3 * q + k]);
+      transposeBytes4x4(out, w + 1, 2, input[4 * q + k], input[5 * q + k], input[6 * q + k], input[7 * q + k]);
     }
   } else {
     // typesize 2: a = byte 0 of elements 0–3, b = byte 1; out words hold elements 0–1 and 2–3.

@@ -1,6 +1,7 @@
 /** An in-memory store: a Map from keys to bytes. */
 import {
   type ByteRange,
+  checkReadIntoRanges,
   type DirListing,
   type ListableStore,
   type ReadableStore,
@@ -56,6 +57,7 @@ export class MemoryStore implements ReadableStore, WritableStore, ListableStore 
   async readInto(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined> {
     throwIfAborted(options?.signal);
     validateKey(key);
+    checkReadIntoRanges(key, ranges);
     const value = this.map.get(key);
     if (value === undefined) return undefined;
     for (const { offset, target } of ranges) {

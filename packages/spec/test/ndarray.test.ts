@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyRegion, cStrides, type DimIndexer, fullSelection, shapeSize } from "../src/index.js";
+import { checkReadIntoRanges, copyRegion, cStrides, type DimIndexer, fullSelection, shapeSize } from "../src/index.js";
 
 /** Positions a dimension indexer selects, written out. */
 function positions(sel: DimIndexer): number[] {
@@ -63,5 +63,17 @@ describe("copyRegion keeps float bits", () => {
     const dst64 = { data: new Float64Array(2), shape: [2], stride: [1] };
     copyRegion(src64, [{ indices: [1, 0] }], dst64, [{ start: 0, step: 1, count: 2 }]);
     expect(Array.from(new BigUint64Array(dst64.data.buffer))).toEqual([0xfff4000000000000n, 0x7ff0000000000001n]);
+  });
+});
+
+describe("checkReadIntoRanges", () => {
+  it("gives the span of the non-empty targets and names a bad range", () => {
+    const t = (n: number) => new Uint8Array(n);
+    expect(checkReadIntoRanges("k", [{ offset: 9, target: t(1) }, { offset: 3, target: t(2) }, { offset: 100, target: t(0) }])).toEqual([3, 10]);
+    expect(checkReadIntoRanges("k", [{ offset: 5, target: t(0) }])).toEqual([0, 0]);
+    expect(() => checkReadIntoRanges("c/1", [{ offset: 0, target: t(1) }, { offset: -2, target: t(1) }])).toThrow(
+      'Invalid scatter-read range 1 for key "c/1": offset -2',
+    );
+    expect(() => checkReadIntoRanges("c/1", [{ offset: 0, target: [1] as unknown as Uint8Array }])).toThrow("not a Uint8Array");
   });
 });

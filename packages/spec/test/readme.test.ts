@@ -9,4 +9,5 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("Int32Array(4) [ 6, 5, 9, 8 ]");
   expect(out).toContain("1,4,7,2,5,8,3,6,9");
   expect(out).toContain("[ 2, 4, 6 ]");
+  expect(out).toContain("[ 2, 12 ]");
 });

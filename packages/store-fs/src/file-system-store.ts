@@ -5,6 +5,7 @@
 import nodePath from "node:path";
 import {
   asZarrError,
+  checkReadIntoRanges,
   type ByteRange,
   type DirListing,
   type ListableStore,
@@ -112,13 +113,9 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     const signal = options?.signal;
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
-    for (const r of ranges) {
-      if (!Number.isSafeInteger(r.offset) || r.offset < 0 || !(r.target instanceof Uint8Array)) {
-        throw new ZarrError("INVALID_ARGUMENT", `Invalid scatter-read range for key ${JSON.stringify(key)}`, { key });
-      }
-    }
+    const [, end] = checkReadIntoRanges(key, ranges);
     try {
-      return await readFileInto(path, ranges, signal);
+      return await readFileInto(path, ranges, end, signal);
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }

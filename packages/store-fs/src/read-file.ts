@@ -106,15 +106,19 @@ const MAX_IOVECS = 1024;
 /**
  * Scatter read: fills each target with the file's bytes at its offset, batching
  * consecutive ranges into `readv` calls so the kernel copies straight into the caller's
- * memory. Resolves the file size (without reading when the ranges do not fit in it), or
+ * memory. `end` is where the last range ends (`checkReadIntoRanges`). Resolves the file
+ * size (without reading when the ranges do not fit in it), or
  * `undefined` when there is no regular file.
  */
-export function readFileInto(path: string, ranges: readonly ReadIntoRange[], signal?: AbortSignal): Promise<number | undefined> {
+export function readFileInto(
+  path: string,
+  ranges: readonly ReadIntoRange[],
+  end: number,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   return withReadableFile(path, async (fd) => {
     const stats = await fstat(fd);
     if (!stats.isFile()) return undefined;
-    let end = 0;
-    for (const r of ranges) end = Math.max(end, r.offset + r.target.length);
     if (end > stats.size) return stats.size;
     let i = 0;
     while (i < ranges.length) {

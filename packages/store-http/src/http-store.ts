@@ -1,6 +1,7 @@
 /** The HTTP store: Zarr keys as URLs under a base URL, read (and optionally written) with fetch. */
 import {
   type ByteRange,
+  checkReadIntoRanges,
   type ReadableStore,
   type ReadIntoRange,
   type StoreRequestOptions,
@@ -148,16 +149,7 @@ export class HttpStore implements ReadableStore, WritableStore {
    * content coding on a partial body) fall back to reading the whole value with `get`.
    */
   async readInto(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined> {
-    let first = Number.POSITIVE_INFINITY;
-    let last = 0;
-    for (const r of ranges) {
-      if (!Number.isSafeInteger(r.offset) || r.offset < 0 || !(r.target instanceof Uint8Array)) {
-        throw new ZarrError("INVALID_ARGUMENT", `Invalid scatter-read range for key ${JSON.stringify(key)}`, { key });
-      }
-      if (r.target.length === 0) continue;
-      first = Math.min(first, r.offset);
-      last = Math.max(last, r.offset + r.target.length);
-    }
+    const [first, last] = checkReadIntoRanges(key, ranges);
     if (last === 0) return this.getSize(key, options);
     const sorted = sortedByOffset(ranges);
     const url = keyUrl(this.#base, key);
