@@ -33,7 +33,7 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
   let dir = arg;
   if (storeScheme(arg) !== "file") {
     // URLs (http, s3, ...) and zip archives go through the registry's store adapters;
-    // HTTP(S) goes over node:http (nodeFetch), faster than the global fetch.
+    // HTTP(S) goes over nodeFetch (our HTTP/1.1 client on node:net), faster than the global fetch.
     return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable, fetch: nodeFetch });
   }
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg)) {

@@ -202,7 +202,9 @@ export async function get(
   const size = shapeSize(p.internalShape);
   const given = options.out === undefined ? undefined : checkedOut(options.out, dataType, size);
   const shared = given === undefined || (ArrayBuffer.isView(given) && given.buffer instanceof SharedArrayBuffer);
-  const fused = shared ? await fusedDecoding(array, options.workers, signal) : undefined;
+  // Chunks stored as raw bytes are read straight into the result: workers have nothing to do.
+  const directable = canReadDirect(array);
+  const fused = shared && !directable ? await fusedDecoding(array, options.workers, signal) : undefined;
   const out: NdArray = {
     data: given ?? (fused ? sharedAllocate(dataType, size) : dataType.allocate(size)),
     shape: p.internalShape,
@@ -211,7 +213,7 @@ export async function get(
   // A fresh result already holds zeros; a caller's buffer holds whatever it held before.
   const fillIsZero = given === undefined && isZeroFill(dataType, fillValue);
   const partial = codecs.decodePartial;
-  const direct = canReadDirect(array) && ArrayBuffer.isView(out.data);
+  const direct = directable && ArrayBuffer.isView(out.data);
   const itemBytes = dataType.byteSize ?? 0;
   const cache = partial === undefined ? (options.chunkCache ?? array.config.chunkCache) : undefined;
   let done = 0;

@@ -4,6 +4,7 @@
  * Runs in Node ≥ 20 and browsers (only fetch, Headers, AbortSignal and URL are used);
  * `@zarr/store-http/node` adds `nodeFetch`, a faster transport for Node.js.
  */
+export { BODY_INTO, type BodySink, pipeBody } from "./body-into.js";
 export { HttpStore } from "./http-store.js";
 export { httpStoreEntry } from "./entry.js";
 export type { FetchLike, HttpHeadersOption, HttpRequestInfo, HttpStoreOptions } from "./options.js";

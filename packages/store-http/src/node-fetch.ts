@@ -1,23 +1,30 @@
 /**
- * A `fetch` for Node.js on `node:http`/`node:https`, for `HttpStore`'s `fetch` option.
+ * A `fetch` for Node.js, for `HttpStore`'s `fetch` option: HTTP/1.1 over `node:net` and
+ * `node:tls` sockets that each read into one reusable buffer.
  *
- * Node's global `fetch` (undici) costs a lot per byte: reading the benchmark array (256
- * chunks of 1 MiB over 127.0.0.1) takes it ~0.6 s where `node:http` needs ~0.35 s. This
- * module gives `HttpStore` the same `Response` it gets from `fetch`, with a body stream
- * fed straight from the socket (with backpressure), over keep-alive connections.
+ * Node's global `fetch` (undici) costs a lot per byte, and `node:http` allocates a buffer
+ * per socket read: reading the benchmark array (256 chunks of 1 MiB over 127.0.0.1) takes
+ * undici ~0.6 s and `node:http` ~0.35 s of main-thread time. Here a body goes from the
+ * socket's read buffer straight into its destination (the `BODY_INTO` path that
+ * `HttpStore` uses), one copy, no allocation per read. Everyone else gets the same
+ * `Response` as from `fetch`, its body a stream of copies.
  *
- * What it does like `fetch`: follows redirects (up to 20; 303, and 301/302 after a POST,
- * become GET; `Authorization` is dropped when a redirect leaves the origin), decodes
- * `gzip`, `deflate` and `br` bodies (the `Content-Encoding` header stays, as with fetch),
- * rejects with a `TypeError("fetch failed")` whose `cause` is the network error, and
- * rejects with the signal's reason when the signal aborts (also in the middle of a body).
- * What it does not: cookies, caches, proxies, `credentials`/`mode`/`cache` request
- * settings (ignored), request bodies other than `Uint8Array`/`ArrayBuffer`/string.
+ * What it does like `fetch`: keep-alive connections (a stale one is replaced once,
+ * transparently), redirects (up to 20; 303, and 301/302 after a POST, become GET;
+ * `Authorization` is dropped when a redirect leaves the origin), `gzip`, `deflate` and
+ * `br` bodies decoded (the `Content-Encoding` header stays, as with fetch),
+ * `TypeError("fetch failed")` with the network error as `cause`, and the signal's reason
+ * when the signal aborts (also in the middle of a body).
+ * What it does not: HTTP/2, cookies, caches, proxies, `credentials`/`mode`/`cache`
+ * request settings (ignored), request bodies other than `Uint8Array`/`ArrayBuffer`/string.
+ * Read or cancel every body you receive: an unread body holds its connection.
  */
-import http from "node:http";
-import https from "node:https";
-import type { Readable } from "node:stream";
+import type { ConnectionOptions } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { BODY_INTO, type BodySink } from "./body-into.js";
+import { BodyChannel } from "./node/body-channel.js";
+import { ConnectionPool } from "./node/connection-pool.js";
+import { HttpParseError, type ResponseHead, ResponseParser } from "./node/response-parser.js";
 import type { FetchLike } from "./options.js";
 
 /** Options of {@link createNodeFetch}. */
@@ -26,17 +33,17 @@ export interface NodeFetchOptions {
   maxSockets?: number;
   /** Redirects followed before failing (default 20, as fetch). */
   maxRedirects?: number;
+  /** TLS settings for `https:` (`ca`, `rejectUnauthorized`, client certificates...), as `tls.connect` takes them. */
+  tls?: ConnectionOptions;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose responses have no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/** Chunks buffered in the body stream before the socket is paused. */
-const BODY_HIGH_WATER_MARK = 16;
 
 /**
- * Makes a `fetch`-compatible function on `node:http`/`node:https` with its own
- * keep-alive connection pools (idle connections do not keep the process alive).
+ * Makes a `fetch`-compatible function on Node sockets with its own keep-alive connection
+ * pool (idle connections do not keep the process alive).
  *
  * @example
  * ```ts
@@ -50,10 +57,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): FetchLike {
   const maxRedirects = options.maxRedirects ?? 20;
   if (!Number.isSafeInteger(maxSockets) || maxSockets < 1) throw new TypeError(`maxSockets must be a positive integer, got ${maxSockets}`);
   if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0) throw new TypeError(`maxRedirects must be a non-negative integer, got ${maxRedirects}`);
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets }),
-  };
+  const pool = new ConnectionPool(maxSockets, options.tls);
   return (url, init) => {
     let target: URL;
     try {
@@ -61,18 +65,16 @@ export function createNodeFetch(options: NodeFetchOptions = {}): FetchLike {
     } catch (error) {
       return Promise.reject(new TypeError(`Invalid URL ${JSON.stringify(url)}`, { cause: error }));
     }
-    return send(agents, target, init, plainHeaders(init.headers), maxRedirects);
+    return send(pool, target, init, plainHeaders(init.headers), maxRedirects);
   };
 }
 
-/** `fetch` on `node:http`/`node:https`, with 64 keep-alive connections per host. See {@link createNodeFetch}. */
+/** `fetch` on Node sockets, with 64 keep-alive connections per host. See {@link createNodeFetch}. */
 export const nodeFetch: FetchLike = (url, init) => {
   defaultFetch ??= createNodeFetch();
   return defaultFetch(url, init);
 };
 let defaultFetch: FetchLike | undefined;
-
-type Agents = { "http:": http.Agent; "https:": https.Agent };
 
 function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -94,133 +96,231 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-function send(agents: Agents, url: URL, init: RequestInit, headers: Record<string, string>, redirectsLeft: number): Promise<Response> {
+
+/** Request header fields the transport sets itself (fetch forbids callers to set them). */
+const TRANSPORT_HEADERS = new Set(["host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer"]);
+/** A body left unread is read to its end (keeping the connection) only when at most this much remains. */
+const DISCARD_LIMIT = 64 * 1024;
+
+/** One request, following redirects. */
+async function send(pool: ConnectionPool, url: URL, init: RequestInit, headers: Record<string, string>, redirectsLeft: number): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) throw abortReason(signal);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`);
+  const method = (init.method ?? "GET").toUpperCase();
+  const body = requestBody(init.body);
+  const response = await exchange(pool, url, method, headers, body, signal, true);
+  const location = response.headers.get("location");
+  if (!REDIRECTS.has(response.status) || location === null || init.redirect === "manual") return response;
+  response.body?.cancel().catch(() => {}); // the redirect's own body is not wanted
+  if (init.redirect === "error" || redirectsLeft === 0) {
+    throw new TypeError(`fetch failed: ${init.redirect === "error" ? "redirect refused" : "too many redirects"} at ${url.href}`);
+  }
+  let next: URL;
+  try {
+    next = new URL(location, url);
+  } catch (error) {
+    throw new TypeError(`fetch failed: bad redirect location ${JSON.stringify(location)}`, { cause: error });
+  }
+  const status = response.status;
+  const toGet = status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST";
+  const nextHeaders = { ...headers };
+  if (next.origin !== url.origin) delete nextHeaders.authorization;
+  if (toGet) delete nextHeaders["content-type"];
+  const nextInit: RequestInit = toGet ? { ...init, method: "GET", body: undefined } : init;
+  return send(pool, next, nextInit, nextHeaders, redirectsLeft - 1);
+}
+
+function requestHead(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined): string {
+  let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  for (const name in headers) {
+    if (!TRANSPORT_HEADERS.has(name)) head += `${name}: ${headers[name]}\r\n`;
+  }
+  if (body !== undefined) head += `content-length: ${body.length}\r\n`;
+  else if (method === "PUT" || method === "POST" || method === "PATCH") head += "content-length: 0\r\n";
+  return `${head}\r\n`;
+}
+
+/**
+ * Sends one request on a pooled connection and resolves its response once the head has
+ * arrived. A reused connection that closes before answering was a stale keep-alive: the
+ * request goes once more, on a new connection (`retryStale`).
+ */
+async function exchange(
+  pool: ConnectionPool,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  requestBody: Uint8Array | string | undefined,
+  signal: AbortSignal | undefined,
+  retryStale: boolean,
+): Promise<Response> {
+  const connection = await pool.acquire(url, signal);
+  if (signal?.aborted) {
+    pool.release(connection, true);
+    throw abortReason(signal);
+  }
+  const body = typeof requestBody === "string" ? Buffer.from(requestBody, "utf8") : requestBody;
+  const socket = connection.socket;
   return new Promise<Response>((resolve, reject) => {
-    const signal = init.signal ?? undefined;
-    if (signal?.aborted) {
-      reject(abortReason(signal));
-      return;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      reject(new TypeError(`fetch failed: unsupported protocol ${url.protocol}`));
-      return;
-    }
-    const method = (init.method ?? "GET").toUpperCase();
-    let body: Uint8Array | string | undefined;
-    try {
-      body = requestBody(init.body);
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    const transport = url.protocol === "https:" ? https : http;
-    const request = transport.request(url, { method, headers, agent: agents[url.protocol] }, (message) => {
+    let released = false;
+    let received = false; // any byte of the response
+    let channel: BodyChannel | undefined;
+    let decoder: (NodeJS.ReadableStream & NodeJS.WritableStream & { destroy(error?: Error): void }) | undefined;
+    /** Body bytes read with the head, held in the socket's buffer until the body has a reader. */
+    let held: { buffer: Uint8Array; from: number; to: number } | undefined;
+    let paused = false;
+    let discarding = -1; // bytes still accepted while discarding, or -1
+    let nullBody = false; // the response may not have a body (fetch gives it none)
+    const reused = connection.reused;
+
+    const finish = (reusable: boolean): void => {
+      if (released) return;
+      released = true;
       signal?.removeEventListener("abort", onAbort);
-      const status = message.statusCode ?? 0;
-      const location = message.headers.location;
-      if (REDIRECTS.has(status) && location !== undefined && init.redirect !== "manual") {
-        message.resume(); // the redirect's own body is not wanted; this frees the connection
-        if (init.redirect === "error" || redirectsLeft === 0) {
-          reject(new TypeError(`fetch failed: ${init.redirect === "error" ? "redirect refused" : "too many redirects"} at ${url.href}`));
+      // A connection goes back reading (an idle one must notice when the server closes it).
+      if (paused) socket.resume();
+      paused = false;
+      pool.release(connection, reusable);
+    };
+    const failBody = (error: unknown): void => {
+      decoder?.destroy();
+      channel?.fail(error);
+    };
+    const fail = (error: unknown): void => {
+      finish(false);
+      if (channel === undefined) reject(error);
+      else failBody(error);
+    };
+    const onAbort = (): void => fail(abortReason(signal as AbortSignal));
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    const parser = new ResponseParser(method, {
+      head: (head) => {
+        channel = bodyChannel(head);
+        resolve(toResponse(head, method, channel));
+      },
+      body: (bytes) => {
+        if (discarding >= 0) {
+          discarding -= bytes.length;
+          if (discarding < 0) fail(new TypeError("fetch failed: body discarded"));
+        } else if (decoder !== undefined) {
+          if (!decoder.write(Buffer.from(bytes))) pause();
+        } else channel?.deliver(bytes, false);
+      },
+      complete: () => {
+        if (decoder !== undefined) decoder.end();
+        else channel?.finish();
+      },
+    });
+
+    /** Parses `buffer[from, to)`; hands the connection back once the response is complete. */
+    const parse = (buffer: Uint8Array, from: number, to: number): void => {
+      let used: number;
+      try {
+        used = parser.feed(buffer, from, to);
+        if (!parser.done && parser.headParsed && used < to && !released) {
+          if (nullBody) {
+            // A body where none may be (205 with content): read past it.
+            discarding = DISCARD_LIMIT;
+            parse(buffer, used, to);
+            return;
+          }
+          // The head is parsed and the body has no reader yet: keep the rest where it is.
+          held = { buffer, from: used, to };
+          pause();
           return;
         }
-        let next: URL;
-        try {
-          next = new URL(location, url);
-        } catch (error) {
-          reject(new TypeError(`fetch failed: bad redirect location ${JSON.stringify(location)}`, { cause: error }));
-          return;
-        }
-        const toGet = status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST";
-        const nextHeaders = { ...headers };
-        if (next.origin !== url.origin) delete nextHeaders.authorization;
-        if (toGet) {
-          delete nextHeaders["content-type"];
-          delete nextHeaders["content-length"];
-        }
-        const nextInit: RequestInit = toGet ? { ...init, method: "GET", body: undefined } : init;
-        resolve(send(agents, next, nextInit, nextHeaders, redirectsLeft - 1));
+      } catch (error) {
+        if (released) return;
+        fail(error instanceof HttpParseError ? new TypeError(`fetch failed: ${error.message}`, { cause: error }) : error);
         return;
       }
-      resolve(toResponse(message, method, status, signal));
-    });
-    const onAbort = (): void => {
-      request.destroy();
-      reject(abortReason(signal as AbortSignal));
+      if (parser.done) finish(parser.keepAlive && used === to);
     };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    request.on("error", (error) => {
-      signal?.removeEventListener("abort", onAbort);
-      reject(signal?.aborted ? abortReason(signal) : new TypeError("fetch failed", { cause: error }));
-    });
-    request.end(body);
+    const pause = (): void => {
+      if (!paused) socket.pause();
+      paused = true;
+    };
+    const resume = (): void => {
+      if (held !== undefined) {
+        const { buffer, from, to } = held;
+        held = undefined;
+        parse(buffer, from, to);
+        if (held !== undefined || released) return;
+      }
+      if (paused) socket.resume();
+      paused = false;
+    };
+
+    function bodyChannel(head: ResponseHead): BodyChannel {
+      const coding = head.rawHeaders.find(([name]) => name.toLowerCase() === "content-encoding")?.[1].trim().toLowerCase();
+      const source = {
+        pause,
+        resume,
+        abandon: () => fail(new TypeError("fetch failed: the body was abandoned")),
+        discard: () => {
+          if (decoder !== undefined) return fail(new TypeError("fetch failed: body discarded"));
+          discarding = DISCARD_LIMIT;
+          resume();
+        },
+      };
+      nullBody = method === "HEAD" || NULL_BODY.has(head.status);
+      if (nullBody || (coding !== "gzip" && coding !== "x-gzip" && coding !== "deflate" && coding !== "br")) return new BodyChannel(source);
+      // A coded body: raw bytes into a decoder, decoded bytes into the channel.
+      const d = coding === "br" ? createBrotliDecompress() : coding === "deflate" ? createInflate() : createGunzip();
+      decoder = d;
+      const decoded = new BodyChannel({
+        pause: () => d.pause(),
+        resume: () => {
+          d.resume();
+          resume();
+        },
+        abandon: source.abandon,
+        discard: source.abandon,
+      });
+      d.on("data", (chunk: Buffer) => decoded.deliver(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), true));
+      d.on("drain", () => resume());
+      d.on("end", () => decoded.finish());
+      d.on("error", (error) => {
+        decoded.fail(new TypeError("fetch failed: the body could not be decoded", { cause: error }));
+        finish(false);
+      });
+      return decoded;
+    }
+
+    connection.handler = {
+      data: (buffer, length) => {
+        received = true;
+        parse(buffer, 0, length);
+      },
+      closed: (error) => {
+        if (released) return;
+        if (parser.end()) {
+          finish(false); // a body framed by the connection's close
+          return;
+        }
+        if (!received && reused && retryStale) {
+          finish(false);
+          exchange(pool, url, method, headers, requestBody, signal, false).then(resolve, reject);
+          return;
+        }
+        const cause = error ?? new Error("the connection closed before the response was complete");
+        fail(channel === undefined ? new TypeError("fetch failed", { cause }) : new TypeError("fetch failed: the body was cut off", { cause }));
+      },
+    };
+    socket.write(requestHead(url, method, headers, body), "latin1");
+    if (body !== undefined && body.length > 0) socket.write(body);
   });
 }
 
-/** The decoded body of `message`, as fetch would hand it over. */
-function decodedBody(message: http.IncomingMessage): Readable {
-  const coding = message.headers["content-encoding"]?.trim().toLowerCase();
-  let decoder: Readable & NodeJS.WritableStream;
-  if (coding === "gzip" || coding === "x-gzip") decoder = createGunzip();
-  else if (coding === "deflate") decoder = createInflate();
-  else if (coding === "br") decoder = createBrotliDecompress();
-  else return message;
-  message.on("error", (error) => decoder.destroy(error));
-  message.pipe(decoder);
-  return decoder;
-}
-
-function toResponse(message: http.IncomingMessage, method: string, status: number, signal: AbortSignal | undefined): Response {
+/** The Response fetch would give for `head`, its body read through `channel`. */
+function toResponse(head: ResponseHead, method: string, channel: BodyChannel): Response {
   const headers = new Headers();
-  const raw = message.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-  const init = { status, statusText: message.statusMessage ?? "", headers };
-  if (method === "HEAD" || NULL_BODY.has(status)) {
-    message.resume();
-    return new Response(null, init);
-  }
-  const source = decodedBody(message);
-  let settled = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const fail = (error: unknown): void => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener("abort", onAbort);
-          controller.error(signal?.aborted ? abortReason(signal) : new TypeError("fetch failed: the body was cut off", { cause: error }));
-        };
-        const onAbort = (): void => {
-          fail(undefined);
-          message.destroy();
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        source.on("data", (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) source.pause();
-        });
-        source.on("end", () => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener("abort", onAbort);
-          controller.close();
-        });
-        source.on("error", fail);
-        // A connection that closes before the body is complete ends without "end".
-        message.on("close", () => {
-          if (!message.complete) fail(new Error("the connection closed before the body was complete"));
-        });
-      },
-      pull() {
-        source.resume();
-      },
-      cancel() {
-        settled = true;
-        message.destroy();
-      },
-    },
-    { highWaterMark: BODY_HIGH_WATER_MARK },
-  );
-  return new Response(body, init);
+  for (const [name, value] of head.rawHeaders) headers.append(name, value);
+  const init = { status: head.status, statusText: head.statusText, headers };
+  if (method === "HEAD" || NULL_BODY.has(head.status)) return new Response(null, init);
+  const response = new Response(channel.stream(), init);
+  Object.defineProperty(response, BODY_INTO, { value: (sink: BodySink) => channel.into(sink) });
+  return response;
 }

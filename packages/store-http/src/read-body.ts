@@ -1,4 +1,5 @@
 /** Reading a response body completely, or not at all. */
+import { BODY_INTO, pipeBody } from "./body-into.js";
 import { TransientError } from "./transient-error.js";
 
 // Above this, a body of announced length is collected in pieces and joined once it has
@@ -36,36 +37,24 @@ export function discardBody(response: Response): void {
  * Stream errors (a reset connection, an abort) reject as they are.
  */
 export async function readBody(response: Response, expected: number | undefined): Promise<Uint8Array> {
-  if (expected === undefined) return new Uint8Array(await response.arrayBuffer());
-  const body = response.body;
-  if (body === null) {
-    if (expected !== 0) throw new TransientError(`the response has no body, expected ${expected} bytes`);
-    return new Uint8Array(0);
-  }
-  const reader = body.getReader();
-  let out = expected <= PREALLOCATE_LIMIT ? new Uint8Array(expected) : undefined;
+  if (expected === undefined && !(BODY_INTO in response)) return new Uint8Array(await response.arrayBuffer());
+  // Pieces are copied (a direct body path lends its read buffer only for the call) and joined.
+  let out = expected !== undefined && expected <= PREALLOCATE_LIMIT ? new Uint8Array(expected) : undefined;
   const pieces: Uint8Array[] = [];
   let received = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (received + value.length > expected) {
-        throw new TransientError(`the body is longer than the ${expected} bytes announced`);
-      }
-      if (out !== undefined) out.set(value, received);
-      else pieces.push(value);
-      received += value.length;
+  await pipeBody(response, (piece) => {
+    if (expected !== undefined && received + piece.length > expected) {
+      throw new TransientError(`the body is longer than the ${expected} bytes announced`);
     }
-  } catch (error) {
-    reader.cancel().catch(() => {});
-    throw error;
-  }
-  if (received !== expected) {
+    if (out !== undefined) out.set(piece, received);
+    else pieces.push(piece.slice());
+    received += piece.length;
+  });
+  if (expected !== undefined && received !== expected) {
     throw new TransientError(`the body ended after ${received} of ${expected} bytes (connection closed early)`);
   }
   if (out === undefined) {
-    out = new Uint8Array(expected);
+    out = new Uint8Array(received);
     let at = 0;
     for (const piece of pieces) {
       out.set(piece, at);

@@ -14,4 +14,5 @@ it("the README example runs", () => {
   expect(out).toContain("true true");
   expect(out).toContain("24 8");
   expect(out).toContain("GET /air%20temp/c/0/0 (bytes=4-11)");
+  expect(out).toContain("piped true 24");
 });
