@@ -9,10 +9,12 @@
  *
  * Each 8×8 bit matrix (8 elements × 8 bits of one byte position) is transposed in two
  * 32-bit halves with the classic three-step swap, the same transform as bitshuffle's
- * TRANS_BIT_8X8 on a 64-bit word.
+ * TRANS_BIT_8X8 on a 64-bit word. Blocks of 4-byte elements (the common case) take a
+ * faster path: 32 elements at a time as one 32×32 bit transpose (bit-transpose32.ts).
  */
 
-import { transposeBytes4x4 } from "./shuffle.js";
+import { bitRowsToElements, elementsToBitRows } from "./bit-transpose32.js";
+
 
 /**
  * The first two steps of an 8×8 bit-matrix transpose, on one 32-bit half (4 rows of 8
@@ -58,10 +60,29 @@ export function bitShuffle(
     return;
   }
   const n = Math.floor(size / typesize);
-  const rowBytes = n >>> 3;
-  // Byte j of elements 8g..8g+7 (typesize apart) → byte g of bit rows 8j..8j+7 (rowBytes apart).
-  transposeGroups(src, srcStart, 1, 8 * typesize, typesize, dst, dstStart, 8 * rowBytes, 1, rowBytes, typesize, rowBytes);
+  if (wordPath(src, srcStart, dst, dstStart, n, typesize)) {
+    // 32 elements (words) at a time become word g of the 32 bit rows.
+    const rows = n >>> 5;
+    elementsToBitRows(words(src, srcStart, n), words(dst, dstStart, n), rows, rows);
+  } else {
+    const rowBytes = n >>> 3;
+    // Byte j of elements 8g..8g+7 (typesize apart) → byte g of bit rows 8j..8j+7 (rowBytes apart).
+    transposeGroups(src, srcStart, 1, 8 * typesize, typesize, dst, dstStart, 8 * rowBytes, 1, rowBytes, typesize, rowBytes);
+  }
   copyTail(src, srcStart, dst, dstStart, n * typesize, size);
+}
+
+/**
+ * True when a block of `n` elements of `typesize` bytes takes the 32×32 transpose: 4-byte
+ * elements, `n` a multiple of 32, both sides 4-byte aligned (for Int32Array views).
+ */
+function wordPath(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, n: number, typesize: number): boolean {
+  return typesize === 4 && n % 32 === 0 && (src.byteOffset + srcStart) % 4 === 0 && (dst.byteOffset + dstStart) % 4 === 0;
+}
+
+/** `n` 32-bit words of `bytes` from byte `start` (4-byte aligned, checked by the caller). */
+function words(bytes: Uint8Array, start: number, n: number): Int32Array {
+  return new Int32Array(bytes.buffer, bytes.byteOffset + start, n);
 }
 
 /**
@@ -86,8 +107,10 @@ export function bitUnshuffle(
     return;
   }
   const n = Math.floor(size / typesize);
-  if (typesize === 4 && n % 32 === 0 && (src.byteOffset + srcStart) % 4 === 0 && (dst.byteOffset + dstStart) % 4 === 0) {
-    bitUnshuffle4(src, srcStart, dst, dstStart, n);
+  if (wordPath(src, srcStart, dst, dstStart, n, typesize)) {
+    // Word g of the 32 bit rows becomes 32 elements (words).
+    const rows = n >>> 5;
+    bitRowsToElements(words(src, srcStart, n), words(dst, dstStart, n), rows, rows);
   } else {
     const rowBytes = n >>> 3;
     // The same transpose (it is its own inverse) with the strides swapped.
@@ -157,69 +180,4 @@ function transposeGroups(
 /** Copies the bytes after the last whole element (`[whole, size)`) unchanged. */
 function copyTail(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, whole: number, size: number): void {
   for (let k = whole; k < size; k++) dst[dstStart + k] = src[srcStart + k];
-}
-
-/** Bit-transposed 8×8 blocks of the four byte planes of 4 element groups (see bitUnshuffle4). */
-const planeScratch = new Int32Array(32);
-
-/**
- * {@link bitUnshuffle} for 4-byte elements (float32, int32: the common case), `n` a
- * multiple of 32, both sides 4-byte aligned; about 1.5× faster than the general loop.
- * Rows are read a 32-bit word (4 element groups) at a time and split into the groups'
- * bytes with 4×4 byte transposes; each group's 8×8 bit matrix is transposed as in the
- * general loop; then the four byte planes of 8 elements are merged with two more 4×4
- * byte transposes into 8 whole elements, stored as words.
- */
-function bitUnshuffle4(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, n: number): void {
-  const rowWords = n >>> 5;
-  const s32 = new Int32Array(src.buffer, src.byteOffset + srcStart, n);
-  const d32 = new Int32Array(dst.buffer, dst.byteOffset + dstStart, n);
-  const scr = planeScratch;
-  let o = 0;
-  for (let gw = 0; gw < rowWords; gw++) {
-    for (let j = 0; j < 4; j++) {
-      // Bit rows 8j..8j+7, 4 groups each: w0..w3 become the low halves, w4..w7 the high.
-      const base = 8 * j * rowWords + gw;
-      const w0 = s32[base];
-      const w1 = s32[base + rowWords];
-      const w2 = s32[base + 2 * rowWords];
-      const w3 = s32[base + 3 * rowWords];
-      const w4 = s32[base + 4 * rowWords];
-      const w5 = s32[base + 5 * rowWords];
-      const w6 = s32[base + 6 * rowWords];
-      const w7 = s32[base + 7 * rowWords];
-      const a = (w0 & 0x00ff00ff) | ((w1 & 0x00ff00ff) << 8);
-      const b = ((w0 >>> 8) & 0x00ff00ff) | (w1 & 0xff00ff00);
-      const c = (w2 & 0x00ff00ff) | ((w3 & 0x00ff00ff) << 8);
-      const d = ((w2 >>> 8) & 0x00ff00ff) | (w3 & 0xff00ff00);
-      const e = (w4 & 0x00ff00ff) | ((w5 & 0x00ff00ff) << 8);
-      const f = ((w4 >>> 8) & 0x00ff00ff) | (w5 & 0xff00ff00);
-      const g = (w6 & 0x00ff00ff) | ((w7 & 0x00ff00ff) << 8);
-      const h = ((w6 >>> 8) & 0x00ff00ff) | (w7 & 0xff00ff00);
-      for (let k = 0; k < 4; k++) {
-        let lo: number;
-        let hi: number;
-        if (k === 0) {
-          lo = (a & 0xffff) | (c << 16);
-          hi = (e & 0xffff) | (g << 16);
-        } else if (k === 1) {
-          lo = (b & 0xffff) | (d << 16);
-          hi = (f & 0xffff) | (h << 16);
-        } else if (k === 2) {
-          lo = (a >>> 16) | (c & 0xffff0000);
-          hi = (e >>> 16) | (g & 0xffff0000);
-        } else {
-          lo = (b >>> 16) | (d & 0xffff0000);
-          hi = (f >>> 16) | (h & 0xffff0000);
-        }
-        lo = transposeHalves(lo);
-        hi = transposeHalves(hi);
-        const t = (lo ^ (hi << 4)) & 0xf0f0f0f0;
-        scr[k * 8 + j] = lo ^ t; // byte plane j of elements 0-3 of group k
-        scr[k * 8 + 4 + j] = hi ^ (t >>> 4); // ... of elements 4-7
-      }
-    }
-    // Byte planes 0-3 of 4 elements → 4 whole elements, twice per group.
-    for (let x = 0; x < 32; x += 4, o += 4) transposeBytes4x4(d32, o, 1, scr[x], scr[x + 1], scr[x + 2], scr[x + 3]);
-  }
 }

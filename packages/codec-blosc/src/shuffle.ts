@@ -132,7 +132,7 @@ export function byteUnshuffle(
  * stored at `out[w + i·step]`. Interleaves the bytes of r0/r1 and r2/r3, then the halves.
  * Small enough that the compiler inlines it into the loops.
  */
-export function transposeBytes4x4(out: Int32Array, w: number, step: number, r0: number, r1: number, r2: number, r3: number): void {
+function transposeBytes4x4(out: Int32Array, w: number, step: number, r0: number, r1: number, r2: number, r3: number): void {
   const t0 = (r0 & 0x00ff00ff) | ((r1 & 0x00ff00ff) << 8);
   const t1 = ((r0 >>> 8) & 0x00ff00ff) | (r1 & 0xff00ff00);
   const t2 = (r2 & 0x00ff00ff) | ((r3 & 0x00ff00ff) << 8);

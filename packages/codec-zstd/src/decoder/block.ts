@@ -125,7 +125,15 @@ export function decodeCompressedBlock(
   sp = selectTable(st, LITERAL_LENGTHS, modes >> 6, src, sp, end);
   sp = selectTable(st, OFFSETS, (modes >> 4) & 3, src, sp, end);
   sp = selectTable(st, MATCH_LENGTHS, (modes >> 2) & 3, src, sp, end);
-  return executeSequences(st, src, sp, end, nbSeq, lit, litStart, litStart + litSize, out, op, limit, windowStart);
+  const litEnd = litStart + litSize;
+  op = executeSequences(st, src, sp, end, nbSeq, lit, litStart, litEnd, out, op, limit, windowStart);
+  // Literals left after the last sequence end the block.
+  const litPos = st.litPos;
+  const rest = litEnd - litPos;
+  if (rest > limit - op) corrupt("block decodes past its size limit");
+  if (rest > 16) out.set(lit.subarray(litPos, litEnd), op);
+  else for (let k = 0; k < rest; k++) out[op + k] = lit[litPos + k];
+  return op + rest;
 }
 
 /** Decodes the (non-raw-in-place) literals of the section at `pos` into `dst[o..o + litSize)`. */

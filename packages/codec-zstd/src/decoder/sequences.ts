@@ -24,8 +24,8 @@ const WILD_SLACK = 16;
 /**
  * Decodes `nbSeq` sequences from the bitstream `src[start..end)` and executes them:
  * literals come from `lit[litPos..litEnd)`, output goes to `out[op..limit)`, and matches
- * may reach back to `windowStart`. Remaining literals are appended after the last
- * sequence. Returns the new output position; the repeat offsets are kept in `st`.
+ * may reach back to `windowStart`. Returns the new output position; the repeat offsets
+ * and the position of the literals not used by any sequence (`st.litPos`) are kept in `st`.
  */
 export function executeSequences(
   st: FrameState,
@@ -324,16 +324,9 @@ export function executeSequences(
   st.rep2 = rep2;
   st.rep3 = rep3;
 
-  // Literals left after the last sequence end the block.
-  const rest = litEnd - litPos;
-  if (rest > limit - op) throw new ZstdCorruption("block decodes past its size limit");
-  if (rest !== 0) {
-    if (rest <= 16) {
-      for (let k = 0; k < rest; k++) out[op + k] = lit[litPos + k];
-    } else {
-      out.set(lit.subarray(litPos, litEnd), op);
-    }
-    op += rest;
-  }
+  // The literals left after the last sequence (which end the block) are the caller's to
+  // copy: a copy here, reached only after the hot loop, kept this function in a cycle of
+  // on-stack-replacement entries and deoptimizations at that copy's never-seen call.
+  st.litPos = litPos;
   return op;
 }

@@ -43,6 +43,8 @@ export class FrameState {
   llTable: Int32Array | null = null;
   mlTable: Int32Array | null = null;
   ofTable: Int32Array | null = null;
+  /** Where the literals not taken by the last block's sequences start (set by executeSequences). */
+  litPos = 0;
   llLog = 0;
   mlLog = 0;
   ofLog = 0;
