@@ -60,7 +60,7 @@ export const blosc: CodecEntry = {
       name: metadata.name,
       encode: (bytes) => bloscCompress(bytes, options),
       decode: (bytes, ctx) => offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => bloscDecompress(bytes, ctx.key)),
-      workerDecode: (ctx) => ({ moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] }),
+      workerDecode: (ctx) => ({ moduleUrl: DECODE_TASK, exportName: "decode", intoExportName: "decodeInto", args: [ctx.key] }),
       toJSON: () => structuredClone(metadata),
     };
   },

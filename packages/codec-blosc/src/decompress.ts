@@ -38,7 +38,8 @@ function corrupt(key: string, problem: string): never {
  * Throws `CODEC_FAILED` for corrupt or truncated input: every block offset and stream
  * size is checked against the input before the output is allocated, and the output is
  * never larger than the header's decoded size (itself checked against what the
- * compressed bytes can expand to).
+ * compressed bytes can expand to). With `into` at least as long as the decoded chunk, the
+ * chunk is decoded into its start and a view of it is returned (no allocation).
  *
  * @example
  * ```ts
@@ -46,7 +47,7 @@ function corrupt(key: string, problem: string): never {
  * const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
  * ```
  */
-export function bloscDecompress(input: Uint8Array, key = "(unknown)"): Uint8Array {
+export function bloscDecompress(input: Uint8Array, key = "(unknown)", into?: Uint8Array): Uint8Array {
   const h = readBloscHeader(input, key);
   checkBloscHeader(h, input.length, key);
   const nbytes = h.nbytes;
@@ -54,7 +55,7 @@ export function bloscDecompress(input: Uint8Array, key = "(unknown)"): Uint8Arra
   if (!h.memcpyed) checkStreams(input, h.cbytes, h.flags, h.typesize, nbytes, h.blocksize, key);
   let out: Uint8Array;
   try {
-    out = allocUninitialized(nbytes);
+    out = into !== undefined && into.length >= nbytes ? into.subarray(0, nbytes) : allocUninitialized(nbytes);
   } catch (error) {
     throw new ZarrError("CODEC_FAILED", `blosc chunk "${key}" needs ${nbytes} bytes, which cannot be allocated`, {
       key,

@@ -46,7 +46,7 @@ export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}):
         throw asZarrError(error, "CODEC_FAILED", `zstd: cannot encode chunk "${ctx.key}"`, ctx.key);
       }
     },
-    workerDecode: (ctx: CodecCallContext) => ({ moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] }),
+    workerDecode: (ctx: CodecCallContext) => ({ moduleUrl: DECODE_TASK, exportName: "decode", intoExportName: "decodeInto", args: [ctx.key] }),
     decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
       throwIfAborted(ctx.signal);
       return offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => {

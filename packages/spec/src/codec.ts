@@ -125,6 +125,13 @@ export interface WorkerCall {
   moduleUrl: string;
   exportName: string;
   args: unknown[];
+  /**
+   * Optionally, an export of the same module that decodes into a buffer the worker keeps
+   * between chunks: `fn(bytes, scratch, ...args)`, synchronous, returning the decoded
+   * bytes as a view of the start of `scratch` when they fit, else as a new array. Saves
+   * allocating (and page-faulting) a fresh output for every chunk.
+   */
+  intoExportName?: string;
 }
 
 /** Any codec. */

@@ -166,6 +166,10 @@ describe("nodeFetch's connections", () => {
       expect(Buffer.compare(got, big)).toBe(0);
     }
     expect(connections - before).toBe(1);
+    // A body taken through the direct path cannot be read a second time through the stream.
+    const r = await fetch(`${base}/plain`, {});
+    await pipeBody(r, () => {});
+    await expect(r.text()).rejects.toThrow(/already been read/);
   });
 
   it("reads a short unread body to its end on cancel, so the connection stays", async () => {

@@ -30,20 +30,44 @@ export interface DecodeIntoTask {
 type Module = Record<string, unknown>;
 const modules = new Map<string, Promise<Module>>();
 
-async function call(stage: WorkerCall, bytes: Uint8Array): Promise<Uint8Array> {
+async function load(stage: WorkerCall, exportName: string): Promise<(b: Uint8Array, ...a: unknown[]) => unknown> {
   let loading = modules.get(stage.moduleUrl);
   if (loading === undefined) {
     loading = import(stage.moduleUrl) as Promise<Module>;
     modules.set(stage.moduleUrl, loading);
   }
-  const fn = (await loading)[stage.exportName] as (b: Uint8Array, ...a: unknown[]) => Uint8Array | Promise<Uint8Array>;
-  return fn(bytes, ...stage.args);
+  return (await loading)[exportName] as (b: Uint8Array, ...a: unknown[]) => unknown;
 }
+
+/** Scratch outputs up to this size are kept for the next chunk. */
+const KEEP_SCRATCH = 64 << 20;
+/** The last stage's output buffer, reused from chunk to chunk (see `WorkerCall.intoExportName`). */
+let scratch = new Uint8Array(0);
 
 /** Decodes one chunk and copies its selected elements into the shared result. */
 export async function decodeInto(task: DecodeIntoTask): Promise<void> {
   let bytes = task.bytes;
-  for (const stage of task.stages) bytes = await call(stage, bytes);
+  const stages = task.stages;
+  const last = stages.length - 1;
+  for (let i = 0; i < last; i++) bytes = (await (await load(stages[i], stages[i].exportName))(bytes, ...stages[i].args)) as Uint8Array;
+  if (last >= 0) {
+    const stage = stages[last];
+    const into = stage.intoExportName === undefined ? undefined : await load(stage, stage.intoExportName);
+    if (into !== undefined && task.expectedBytes <= KEEP_SCRATCH) {
+      if (scratch.length < task.expectedBytes) scratch = new Uint8Array(task.expectedBytes);
+      // Synchronous from here to the copy: no other chunk of this worker can reuse the
+      // scratch before this one's elements are in the result.
+      copyInto(task, into(bytes, scratch, ...stage.args) as Uint8Array);
+      return;
+    }
+    bytes = (await (await load(stage, stage.exportName))(bytes, ...stage.args)) as Uint8Array;
+  }
+  copyInto(task, bytes);
+}
+
+/** Checks the decoded chunk's length, then copies its selected elements into the result. */
+function copyInto(task: DecodeIntoTask, decoded: Uint8Array): void {
+  let bytes = decoded;
   if (bytes.length !== task.expectedBytes) {
     throw new ZarrError(
       "CODEC_FAILED",

@@ -110,7 +110,11 @@ export class BodyChannel {
         start: (controller) => {
           this.#controller = controller;
         },
-        pull: () => {
+        pull: (controller) => {
+          if (this.#mode === "sink" || this.#mode === "discard") {
+            controller.error(new TypeError("the body has already been read"));
+            return;
+          }
           if (this.#mode === "none") {
             this.#mode = "stream";
             const controller = this.#controller as ReadableStreamDefaultController<Uint8Array>;

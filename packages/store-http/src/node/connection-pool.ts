@@ -62,7 +62,7 @@ export class ConnectionPool {
     }
     let idle = state.idle.pop();
     // A socket destroyed a moment ago is still listed until its "close" event.
-    while (idle !== undefined && idle.socket.destroyed) idle = state.idle.pop();
+    while (idle?.socket.destroyed) idle = state.idle.pop();
     if (idle !== undefined) {
       state.active++;
       return Promise.resolve(this.#wake(idle));

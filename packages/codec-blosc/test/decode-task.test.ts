@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { bloscCompress } from "../src/compress.js";
+import { decode, decodeInto } from "../src/decode-task.js";
+
+describe("the worker entry points", () => {
+  const values = Float32Array.from({ length: 50_000 }, (_, i) => Math.sin(i / 300) * 40);
+  const bytes = new Uint8Array(values.buffer);
+  const chunk = bloscCompress(bytes, { cname: "zstd", clevel: 3, shuffle: "bitshuffle", typesize: 4 });
+
+  it("decodeInto decodes into the start of a scratch buffer that is large enough", () => {
+    const scratch = new Uint8Array(bytes.length + 100).fill(0xee);
+    const out = decodeInto(chunk, scratch, "k");
+    expect(out.buffer).toBe(scratch.buffer);
+    expect(out.byteOffset).toBe(0);
+    expect(out).toEqual(bytes);
+    expect(scratch[bytes.length]).toBe(0xee); // nothing written past the chunk
+  });
+
+  it("decodeInto allocates when the scratch is too small, and decode always does", () => {
+    const small = new Uint8Array(bytes.length - 1);
+    const out = decodeInto(chunk, small, "k");
+    expect(out.buffer).not.toBe(small.buffer);
+    expect(out).toEqual(bytes);
+    expect(decode(chunk, "k")).toEqual(bytes);
+  });
+
+  it("names the chunk when it is corrupt", () => {
+    const bad = chunk.slice(0, chunk.length - 10);
+    expect(() => decodeInto(bad, new Uint8Array(bytes.length), "t2m/c/0")).toThrow(expect.objectContaining({ code: "CODEC_FAILED", key: "t2m/c/0" }));
+  });
+});
