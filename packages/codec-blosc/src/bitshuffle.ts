@@ -14,6 +14,7 @@
  */
 
 import { bitRowsToElements, elementsToBitRows } from "./bit-transpose32.js";
+import { wordPath, words } from "./shuffle.js";
 
 
 /**
@@ -60,10 +61,10 @@ export function bitShuffle(
     return;
   }
   const n = Math.floor(size / typesize);
-  if (wordPath(src, srcStart, dst, dstStart, n, typesize)) {
+  if (transposePath(src, srcStart, dst, dstStart, n, typesize)) {
     // 32 elements (words) at a time become word g of the 32 bit rows.
     const rows = n >>> 5;
-    elementsToBitRows(words(src, srcStart, n), words(dst, dstStart, n), rows, rows);
+    elementsToBitRows(words(src, srcStart, 4 * n), words(dst, dstStart, 4 * n), rows, rows);
   } else {
     const rowBytes = n >>> 3;
     // Byte j of elements 8g..8g+7 (typesize apart) → byte g of bit rows 8j..8j+7 (rowBytes apart).
@@ -74,15 +75,10 @@ export function bitShuffle(
 
 /**
  * True when a block of `n` elements of `typesize` bytes takes the 32×32 transpose: 4-byte
- * elements, `n` a multiple of 32, both sides 4-byte aligned (for Int32Array views).
+ * elements, `n` a multiple of 32, and word access to both sides (see shuffle.ts).
  */
-function wordPath(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, n: number, typesize: number): boolean {
-  return typesize === 4 && n % 32 === 0 && (src.byteOffset + srcStart) % 4 === 0 && (dst.byteOffset + dstStart) % 4 === 0;
-}
-
-/** `n` 32-bit words of `bytes` from byte `start` (4-byte aligned, checked by the caller). */
-function words(bytes: Uint8Array, start: number, n: number): Int32Array {
-  return new Int32Array(bytes.buffer, bytes.byteOffset + start, n);
+function transposePath(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, n: number, typesize: number): boolean {
+  return typesize === 4 && n % 32 === 0 && wordPath(src, srcStart, dst, dstStart, n);
 }
 
 /**
@@ -107,10 +103,10 @@ export function bitUnshuffle(
     return;
   }
   const n = Math.floor(size / typesize);
-  if (wordPath(src, srcStart, dst, dstStart, n, typesize)) {
+  if (transposePath(src, srcStart, dst, dstStart, n, typesize)) {
     // Word g of the 32 bit rows becomes 32 elements (words).
     const rows = n >>> 5;
-    bitRowsToElements(words(src, srcStart, n), words(dst, dstStart, n), rows, rows);
+    bitRowsToElements(words(src, srcStart, 4 * n), words(dst, dstStart, 4 * n), rows, rows);
   } else {
     const rowBytes = n >>> 3;
     // The same transpose (it is its own inverse) with the strides swapped.

@@ -19,12 +19,12 @@ function copyTail(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: 
 }
 
 /** True when both windows can be read and written as aligned 32-bit words in groups of 4 elements. */
-function wordPath(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, n: number): boolean {
+export function wordPath(src: Uint8Array, srcStart: number, dst: Uint8Array, dstStart: number, n: number): boolean {
   return LITTLE_ENDIAN && n >= 4 && (n & 3) === 0 && ((src.byteOffset + srcStart) & 3) === 0 && ((dst.byteOffset + dstStart) & 3) === 0;
 }
 
 /** An Int32Array over `bytes` 32-bit words of `a` from `start` (aligned, checked by the caller). */
-function words(a: Uint8Array, start: number, bytes: number): Int32Array {
+export function words(a: Uint8Array, start: number, bytes: number): Int32Array {
   return new Int32Array(a.buffer, a.byteOffset + start, bytes >>> 2);
 }
 

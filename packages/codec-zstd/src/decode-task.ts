@@ -1,6 +1,5 @@
 /** Worker-side entry points: zstd decoding run by a worker pool (see `workerDecode` in @zarr/spec). */
 import { decodeFrames } from "./decoder/decompress.js";
-import { scanFrames } from "./decoder/frame-scan.js";
 
 /** Decodes every frame of `bytes`; errors name `key`. */
 export function decode(bytes: Uint8Array, key: string): Uint8Array {
@@ -12,11 +11,5 @@ export function decode(bytes: Uint8Array, key: string): Uint8Array {
  * their sizes and the total fits, else into a new array (see `WorkerCall.intoExportName`).
  */
 export function decodeInto(bytes: Uint8Array, scratch: Uint8Array, key: string): Uint8Array {
-  let size = 0;
-  for (const frame of scanFrames(bytes, `chunk "${key}"`, key)) {
-    if (frame.contentSize < 0) return decodeFrames(bytes, undefined, key);
-    size += frame.contentSize;
-  }
-  if (size > scratch.length) return decodeFrames(bytes, undefined, key);
-  return decodeFrames(bytes, size, key, scratch.subarray(0, size));
+  return decodeFrames(bytes, undefined, key, scratch);
 }

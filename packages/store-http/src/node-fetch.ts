@@ -19,6 +19,7 @@
  * request settings (ignored), request bodies other than `Uint8Array`/`ArrayBuffer`/string.
  * Read or cancel every body you receive: an unread body holds its connection.
  */
+import type { Transform } from "node:stream";
 import type { ConnectionOptions } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { BODY_INTO, type BodySink } from "./body-into.js";
@@ -166,7 +167,7 @@ async function exchange(
     let released = false;
     let received = false; // any byte of the response
     let channel: BodyChannel | undefined;
-    let decoder: (NodeJS.ReadableStream & NodeJS.WritableStream & { destroy(error?: Error): void }) | undefined;
+    let decoder: Transform | undefined;
     /** Body bytes read with the head, held in the socket's buffer until the body has a reader. */
     let held: { buffer: Uint8Array; from: number; to: number } | undefined;
     let paused = false;
@@ -183,14 +184,14 @@ async function exchange(
       paused = false;
       pool.release(connection, reusable);
     };
-    const failBody = (error: unknown): void => {
-      decoder?.destroy();
-      channel?.fail(error);
-    };
     const fail = (error: unknown): void => {
       finish(false);
-      if (channel === undefined) reject(error);
-      else failBody(error);
+      if (channel === undefined) {
+        reject(error);
+        return;
+      }
+      decoder?.destroy();
+      channel.fail(error);
     };
     const onAbort = (): void => fail(abortReason(signal as AbortSignal));
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -31,6 +31,31 @@ export function discardBody(response: Response): void {
 }
 
 /**
+ * Calls `sink(piece, at)` with every piece of the body and its offset in the body (see
+ * `pipeBody`: a piece is only valid during the call). With `expected` set, the body must
+ * be exactly that long: one that runs long or ends early (a connection closed or reset
+ * mid-transfer) throws `TransientError`, so the caller retries. Resolves the bytes received.
+ */
+export async function pipeExactBody(
+  response: Response,
+  expected: number | undefined,
+  sink: (piece: Uint8Array, at: number) => void,
+): Promise<number> {
+  let received = 0;
+  await pipeBody(response, (piece) => {
+    if (expected !== undefined && received + piece.length > expected) {
+      throw new TransientError(`the body is longer than the ${expected} bytes announced`);
+    }
+    sink(piece, received);
+    received += piece.length;
+  });
+  if (expected !== undefined && received !== expected) {
+    throw new TransientError(`the body ended after ${received} of ${expected} bytes (connection closed early)`);
+  }
+  return received;
+}
+
+/**
  * The whole body as a Uint8Array on its own ArrayBuffer (byteOffset 0). With `expected`
  * set, the body must be exactly that long: a body that ends early (a connection closed
  * or reset mid-transfer) or runs long throws `TransientError` — it is never returned.
@@ -39,27 +64,18 @@ export function discardBody(response: Response): void {
 export async function readBody(response: Response, expected: number | undefined): Promise<Uint8Array> {
   if (expected === undefined && !(BODY_INTO in response)) return new Uint8Array(await response.arrayBuffer());
   // Pieces are copied (a direct body path lends its read buffer only for the call) and joined.
-  let out = expected !== undefined && expected <= PREALLOCATE_LIMIT ? new Uint8Array(expected) : undefined;
+  const out = expected !== undefined && expected <= PREALLOCATE_LIMIT ? new Uint8Array(expected) : undefined;
   const pieces: Uint8Array[] = [];
-  let received = 0;
-  await pipeBody(response, (piece) => {
-    if (expected !== undefined && received + piece.length > expected) {
-      throw new TransientError(`the body is longer than the ${expected} bytes announced`);
-    }
-    if (out !== undefined) out.set(piece, received);
+  const received = await pipeExactBody(response, expected, (piece, at) => {
+    if (out !== undefined) out.set(piece, at);
     else pieces.push(piece.slice());
-    received += piece.length;
   });
-  if (expected !== undefined && received !== expected) {
-    throw new TransientError(`the body ended after ${received} of ${expected} bytes (connection closed early)`);
+  if (out !== undefined) return out;
+  const joined = new Uint8Array(received);
+  let at = 0;
+  for (const piece of pieces) {
+    joined.set(piece, at);
+    at += piece.length;
   }
-  if (out === undefined) {
-    out = new Uint8Array(received);
-    let at = 0;
-    for (const piece of pieces) {
-      out.set(piece, at);
-      at += piece.length;
-    }
-  }
-  return out;
+  return joined;
 }

@@ -3,8 +3,7 @@
  * `HttpStore.readInto`): no buffer ever holds the whole body.
  */
 import type { ReadIntoRange } from "@zarr/spec";
-import { pipeBody } from "./body-into.js";
-import { TransientError } from "./transient-error.js";
+import { pipeExactBody } from "./read-body.js";
 
 /** The ranges sorted by offset (the same array when they already are). */
 export function sortedByOffset(ranges: readonly ReadIntoRange[]): readonly ReadIntoRange[] {
@@ -20,19 +19,16 @@ export function sortedByOffset(ranges: readonly ReadIntoRange[]): readonly ReadI
  * must be exactly that long (else `TransientError`: the caller retries). Resolves the
  * number of body bytes received.
  */
-export async function scatterBody(
+export function scatterBody(
   response: Response,
   start: number,
   ranges: readonly ReadIntoRange[],
   expected: number | undefined,
 ): Promise<number> {
-  let position = start; // value offset of the next body byte
-  let first = 0; // ranges before this one end at or before `position`
-  await pipeBody(response, (piece) => {
+  let first = 0; // ranges before this one end at or before the current piece
+  return pipeExactBody(response, expected, (piece, at) => {
+    const position = start + at; // value offset of the piece's first byte
     const end = position + piece.length;
-    if (expected !== undefined && end - start > expected) {
-      throw new TransientError(`the body is longer than the ${expected} bytes announced`);
-    }
     for (let i = first; i < ranges.length && ranges[i].offset < end; i++) {
       const { offset, target } = ranges[i];
       const from = Math.max(offset, position);
@@ -40,11 +36,5 @@ export async function scatterBody(
       if (from < to) target.set(piece.subarray(from - position, to - position), from - offset);
     }
     while (first < ranges.length && ranges[first].offset + ranges[first].target.length <= end) first++;
-    position = end;
   });
-  const received = position - start;
-  if (expected !== undefined && received !== expected) {
-    throw new TransientError(`the body ended after ${received} of ${expected} bytes (connection closed early)`);
-  }
-  return received;
 }

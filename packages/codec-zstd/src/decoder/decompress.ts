@@ -22,7 +22,9 @@ const UNKNOWN_SIZE_GUESS_RATIO = 16;
 
 /**
  * Decodes every frame of `input`. `key` names the chunk in error messages;
- * `expectedSize`, when given, must equal the decoded size.
+ * `expectedSize`, when given, must equal the decoded size. `into` is a buffer to decode
+ * into: with `expectedSize` (its length) it is filled exactly; without, its start is used
+ * when the frames declare their sizes and they fit, else a new buffer is allocated.
  */
 export function decodeFrames(
   input: Uint8Array,
@@ -62,8 +64,13 @@ export function decodeFrames(
   }
   // The most the output may ever hold: the limit, the expected size, what the blocks can produce.
   const maxTotal = Math.min(MAX_DECODED_SIZE, expectedSize ?? MAX_DECODED_SIZE, bound);
-  // Decoding into the caller's buffer (`expectedSize` is then its length): it never grows.
-  const out = new OutputBuffer(into ?? Math.min(guess, maxTotal));
+  // Decoding into the caller's buffer never grows it: all of it when the size is expected,
+  // its start when the declared sizes fit.
+  let target = into;
+  if (into !== undefined && expectedSize === undefined) {
+    target = allKnown && knownTotal <= into.length ? into.subarray(0, knownTotal) : undefined;
+  }
+  const out = new OutputBuffer(target ?? Math.min(guess, maxTotal));
 
   let op = 0;
   let knownLeft = knownTotal;
