@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createArray, get, MemoryStore, set, slice } from "../src/index.js";
+import { CountingStore } from "@zarr/store-utils";
+import { createArray, FileSystemStore, get, MemoryStore, openArray, set, slice } from "../src/index.js";
 import { createWorkerPool } from "../src/workers.js";
 
 const CHAINS: Record<string, unknown[]> = {
@@ -84,5 +88,68 @@ describe("whole-chunk decoding in workers (shared result)", () => {
         expect(Array.from(out)).toEqual(Array.from(here.data as Int32Array));
       }
     }
+  });
+});
+
+describe("workers read chunks of a FileSystemStore themselves", () => {
+  const workers = createWorkerPool({ size: 2 });
+  const root = mkdtempSync(join(tmpdir(), "zarr-worker-read-"));
+  afterAll(async () => {
+    await workers.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function makeArray(name: string) {
+    const arr = await createArray(new FileSystemStore(root), name, {
+      shape: [300, 500],
+      chunkShape: [128, 256], // 256 KiB chunks, ragged at the edges
+      dataType: "float64",
+      fillValue: -1.5,
+      codecs: [
+        { name: "bytes", configuration: { endian: "little" } },
+        { name: "gzip", configuration: { level: 1 } },
+        { name: "crc32c" }, // its decoder returns a view of the bytes the worker read
+      ],
+    });
+    const values = Float64Array.from({ length: 300 * 500 }, (_, i) => Math.sin(i / 50) * 1e3 + (i % 13));
+    await set(arr, null, values);
+    return values;
+  }
+
+  it("reads the same values, fills missing chunks, and never reads on the calling thread", async () => {
+    const values = await makeArray("a");
+    rmSync(join(root, "a", "c", "1", "0")); // a missing chunk reads as the fill value
+    const expected = Float64Array.from(values, (v, i) => (Math.floor(i / 500) >= 128 && Math.floor(i / 500) < 256 && i % 500 < 256 ? -1.5 : v));
+    const arr = await openArray(new FileSystemStore(root), "a");
+    const store = new FileSystemStore(root);
+    const opened = await openArray(store, "a");
+    store.get = () => Promise.reject(new Error("read on the calling thread")); // only workers may read now
+    for (const sel of [null, [slice(100, 290), slice(null, null, 7)]] as const) {
+      const here = await get(arr, sel as never);
+      const there = await get(opened, sel as never, { workers });
+      expect(Array.from(there.data as Float64Array)).toEqual(Array.from(here.data as Float64Array));
+    }
+    expect(Buffer.compare(Buffer.from(((await get(opened, null, { workers })).data as Float64Array).buffer), Buffer.from(expected.buffer))).toBe(0);
+  });
+
+  it("reports chunks that cannot be read or decoded with their key", async () => {
+    await makeArray("bad");
+    writeFileSync(join(root, "bad", "c", "0", "1"), new Uint8Array(300_000).fill(7)); // garbage, larger than the others
+    const arr = await openArray(new FileSystemStore(root), "bad");
+    await expect(get(arr, null, { workers })).rejects.toMatchObject({ code: "CHECKSUM_MISMATCH", message: expect.stringContaining("bad/c/0/1") });
+    rmSync(join(root, "bad", "c", "0", "1"));
+    mkdirSync(join(root, "bad", "c", "0", "1", "x"), { recursive: true }); // a directory where the chunk should be: missing
+    const filled = await get(arr, [0, 300], { workers });
+    expect(filled.data[0]).toBe(-1.5);
+  });
+
+  it("reads through the calling thread when a wrapper hides the store's workerRead", async () => {
+    await makeArray("counted");
+    const counting = new CountingStore(new FileSystemStore(root));
+    expect((counting as { workerRead?: unknown }).workerRead).toBeUndefined();
+    const arr = await openArray(counting, "counted");
+    counting.reset();
+    await get(arr, null, { workers });
+    expect(counting.reads).toBe(6);
   });
 });

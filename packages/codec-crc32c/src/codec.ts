@@ -12,22 +12,22 @@ import {
   type JsonObject,
   type JsonPath,
   MetadataError,
-  ZarrError,
+  type WorkerCall,
+  workerModuleUrl,
 } from "@zarr/spec";
+import { CHECKSUM_SIZE, type ChecksumLocation, verifiedPayload } from "./checksum.js";
 import { crc32c } from "./crc32c.js";
 
-const CHECKSUM_SIZE = 4;
+export type { ChecksumLocation } from "./checksum.js";
 
-/** Where the checksum goes: after the data (Zarr v3 `crc32c`) or before it. */
-export type ChecksumLocation = "start" | "end";
+/** Where worker threads find the checksum check. */
+const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 /** Configuration of the crc32c codec: empty, or numcodecs' `{location}`. */
 export interface Crc32cConfiguration {
   /** numcodecs' `CRC32C(location=...)`; default "end", the only layout of Zarr v3 `crc32c`. */
   location?: ChecksumLocation;
 }
-
-const hex = (value: number) => `0x${value.toString(16).padStart(8, "0")}`;
 
 /** The codec for one array. Stateless; decode returns a view into its input. */
 class Crc32cCodec implements BytesToBytesCodec {
@@ -50,27 +50,12 @@ class Crc32cCodec implements BytesToBytesCodec {
   }
 
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
-    const n = bytes.length;
-    if (n < CHECKSUM_SIZE) {
-      throw new ZarrError(
-        "CODEC_FAILED",
-        `crc32c: cannot decode chunk "${ctx.key}": ${n} bytes are too short to hold a 4-byte checksum`,
-        { key: ctx.key },
-      );
-    }
-    const end = this.location === "end";
-    const payload = end ? bytes.subarray(0, n - CHECKSUM_SIZE) : bytes.subarray(CHECKSUM_SIZE);
-    const at = end ? n - CHECKSUM_SIZE : 0;
-    const stored = (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
-    const computed = crc32c(payload);
-    if (stored !== computed) {
-      throw new ZarrError(
-        "CHECKSUM_MISMATCH",
-        `crc32c: checksum mismatch in chunk "${ctx.key}": stored ${hex(stored)}, computed ${hex(computed)} over ${payload.length} bytes`,
-        { key: ctx.key },
-      );
-    }
-    return payload;
+    return verifiedPayload(bytes, this.location, ctx.key);
+  }
+
+  /** Where a worker thread verifies the checksum when a pool decodes the whole chunk there. */
+  workerDecode(ctx: CodecCallContext): WorkerCall {
+    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [this.location, ctx.key] };
   }
 
   computeEncodedSize(decodedSize: number): number {

@@ -20,6 +20,7 @@ const MAX_CHUNK = 16 * 1024 * 1024;
 const MAX_DEFLATE_RATIO = 1032;
 
 type ZlibCall = (input: Uint8Array, options: nodeZlib.ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void;
+type ZlibSyncCall = (input: Uint8Array, options: nodeZlib.ZlibOptions) => Buffer;
 
 /** What node:zlib passes to the callback with `info: true`. */
 interface ZlibInfo {
@@ -34,6 +35,10 @@ function run(call: ZlibCall, input: Uint8Array, options: nodeZlib.ZlibOptions): 
       else resolve(result as unknown as ZlibInfo);
     });
   });
+}
+
+function runSync(call: ZlibSyncCall, input: Uint8Array, options: nodeZlib.ZlibOptions): ZlibInfo {
+  return call(input, { ...options, info: true }) as unknown as ZlibInfo;
 }
 
 function clampChunk(size: number): number {
@@ -71,14 +76,17 @@ function ownedBytes(buffer: Buffer): Uint8Array {
   return new Uint8Array(buffer);
 }
 
-async function decompressGzip(bytes: Uint8Array): Promise<Uint8Array> {
+/**
+ * Every member of a gzip stream, one `inflate` call per member. node:zlib stops at a zero
+ * byte after a member, taking it as padding, and ignores everything after it. Python's gzip
+ * skips the zeros and reads on; do the same.
+ */
+function* gunzipMembers(bytes: Uint8Array): Generator<Uint8Array, Uint8Array, ZlibInfo> {
   const parts: Buffer[] = [];
   let rest = bytes;
   for (;;) {
-    const { buffer, engine } = await run(nodeZlib.gunzip, rest, { chunkSize: gunzipChunkSize(rest) });
+    const { buffer, engine } = yield rest;
     parts.push(buffer);
-    // node:zlib stops at a zero byte after a member, taking it as padding, and ignores
-    // everything after it. Python's gzip skips the zeros and reads on; do the same.
     let pos = engine.bytesWritten;
     if (pos <= 0) throw new Error("node:zlib consumed no input");
     while (pos < rest.length && rest[pos] === 0) pos++;
@@ -88,15 +96,34 @@ async function decompressGzip(bytes: Uint8Array): Promise<Uint8Array> {
   return ownedBytes(parts.length === 1 ? parts[0] : Buffer.concat(parts));
 }
 
+async function decompressGzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const members = gunzipMembers(bytes);
+  let step = members.next();
+  while (!step.done) step = members.next(await run(nodeZlib.gunzip, step.value, { chunkSize: gunzipChunkSize(step.value) }));
+  return step.value;
+}
+
+function decompressGzipSync(bytes: Uint8Array): Uint8Array {
+  const members = gunzipMembers(bytes);
+  let step = members.next();
+  while (!step.done) step = members.next(runSync(nodeZlib.gunzipSync, step.value, { chunkSize: gunzipChunkSize(step.value) }));
+  return step.value;
+}
+
+/** zlib streams carry no size: guess a ratio of 8, typical of compressible chunks. */
+function inflateChunkSize(bytes: Uint8Array): number {
+  return clampChunk(Math.max(DEFAULT_CHUNK, bytes.length * 8));
+}
+
 /** The node:zlib backend. */
 export const backend: DeflateBackend = {
   name: "node:zlib",
   compressGzip: async (bytes, level) =>
     ownedBytes((await run(nodeZlib.gzip, bytes, { level, chunkSize: compressChunkSize(bytes.length, 18) })).buffer),
   decompressGzip,
+  decompressGzipSync,
   compressZlib: async (bytes, level) =>
     ownedBytes((await run(nodeZlib.deflate, bytes, { level, chunkSize: compressChunkSize(bytes.length, 6) })).buffer),
-  // zlib streams carry no size: guess a ratio of 8, typical of compressible chunks.
-  decompressZlib: async (bytes) =>
-    ownedBytes((await run(nodeZlib.inflate, bytes, { chunkSize: clampChunk(Math.max(DEFAULT_CHUNK, bytes.length * 8)) })).buffer),
+  decompressZlib: async (bytes) => ownedBytes((await run(nodeZlib.inflate, bytes, { chunkSize: inflateChunkSize(bytes) })).buffer),
+  decompressZlibSync: (bytes) => ownedBytes(runSync(nodeZlib.inflateSync, bytes, { chunkSize: inflateChunkSize(bytes) }).buffer),
 };

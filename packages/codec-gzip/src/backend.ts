@@ -15,4 +15,10 @@ export interface DeflateBackend {
   compressZlib(bytes: Uint8Array, level: number): Uint8Array | Promise<Uint8Array>;
   /** The contents of the zlib stream in `bytes`. */
   decompressZlib(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /**
+   * Blocking forms of the decoders, for worker threads: there blocking is the point, and it
+   * saves the hand-off to and from a thread pool. Backends that only block leave them out.
+   */
+  decompressGzipSync?(bytes: Uint8Array): Uint8Array;
+  decompressZlibSync?(bytes: Uint8Array): Uint8Array;
 }

@@ -6,7 +6,15 @@ import { backend as browserBackend } from "../src/backend.browser.js";
 import { backend as nodeBackend } from "../src/backend.node.js";
 import { createGzipEntry, createZlibEntry } from "../src/codec.js";
 
-export const backends: readonly DeflateBackend[] = [nodeBackend, browserBackend];
+/** node:zlib's blocking decoders (what worker threads use) as a backend of their own. */
+const nodeSyncBackend: DeflateBackend = {
+  ...nodeBackend,
+  name: "node:zlib (blocking decode)",
+  decompressGzip: nodeBackend.decompressGzipSync as NonNullable<DeflateBackend["decompressGzipSync"]>,
+  decompressZlib: nodeBackend.decompressZlibSync as NonNullable<DeflateBackend["decompressZlibSync"]>,
+};
+
+export const backends: readonly DeflateBackend[] = [nodeBackend, nodeSyncBackend, browserBackend];
 export { browserBackend, nodeBackend };
 
 /** A build context as the pipeline passes it, for a codec at `codecs[1]`. */

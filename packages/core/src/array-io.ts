@@ -236,6 +236,8 @@ export async function get(
         }
       } else if (direct && (await readDirect(array, proj, spec.shape, out, itemBytes, fillIsZero, signal))) {
         // done: the chunk's bytes went straight into the result
+      } else if (fused?.reads === true && shapeSize(spec.shape) * itemBytes >= WORKER_READ_MIN_BYTES) {
+        if (!(await fused.readDecodeInto(spec, proj, out, ctx)) && !fillIsZero) fillRegion(out, proj.dst, fillValue, dataType);
       } else {
         const bytes = await readKey(store, key, signal);
         throwIfAborted(signal);
@@ -353,8 +355,18 @@ function sharedAllocate(dataType: DataType, elements: number): DataArray {
   return new Ctor(new SharedArrayBuffer(elements * dataType.width * Ctor.BYTES_PER_ELEMENT));
 }
 
+/**
+ * Chunks whose decoded size is at least this are read by the workers themselves when the
+ * store allows it; smaller ones are not worth a round trip to a worker whatever their codec.
+ */
+const WORKER_READ_MIN_BYTES = 64 * 1024;
+
 interface FusedDecoding {
+  /** Whether the store lets workers read chunks themselves (`readDecodeInto`). */
+  reads: boolean;
   decodeInto(bytes: Uint8Array, spec: ChunkSpec, proj: ChunkProjection, out: NdArray, ctx: CodecCallContext): Promise<void>;
+  /** Reads, decodes and copies one chunk in a worker; false when the chunk is missing. */
+  readDecodeInto(spec: ChunkSpec, proj: ChunkProjection, out: NdArray, ctx: CodecCallContext): Promise<boolean>;
 }
 
 /**
@@ -370,28 +382,48 @@ async function fusedDecoding(array: ZarrArray, workers: WorkerPool | undefined, 
   if ((await codecs.workerPlan(first, probeCtx)) === undefined) return undefined;
   const arrayType = dataType.allocate(0).constructor.name;
   const owned = store.ownsReturnedBuffers === true;
-  return {
+  const task = async (
+    source: DecodeIntoTask["bytes"],
+    spec: ChunkSpec,
+    proj: ChunkProjection,
+    out: NdArray,
+    ctx: CodecCallContext,
+  ): Promise<DecodeIntoTask> => {
+    const plan = await codecs.workerPlan(spec, ctx);
+    if (plan === undefined) throw new ZarrError("UNSUPPORTED", `Chunk "${ctx.key}" cannot be decoded in a worker`);
+    return {
+      key: ctx.key,
+      bytes: source,
+      stages: plan.stages,
+      expectedBytes: plan.expectedBytes,
+      arrayType,
+      width: dataType.width,
+      chunkStride: plan.chunkStride,
+      chunkOffset: plan.chunkOffset,
+      src: proj.src,
+      dst: proj.dst,
+      out: { data: out.data as TypedArray, stride: out.stride, offset: out.offset ?? 0 },
+    };
+  };
+  const fused: FusedDecoding = {
+    reads: store.workerRead !== undefined,
     async decodeInto(bytes, spec, proj, out, ctx) {
-      const plan = await codecs.workerPlan(spec, ctx);
-      if (plan === undefined) throw new ZarrError("UNSUPPORTED", `Chunk "${ctx.key}" cannot be decoded in a worker`);
       // Move the bytes to the worker when nobody else holds their buffer; else move a copy.
       const mine = owned && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-      const task: DecodeIntoTask = {
-        key: ctx.key,
-        bytes: mine,
-        stages: plan.stages,
-        expectedBytes: plan.expectedBytes,
-        arrayType,
-        width: dataType.width,
-        chunkStride: plan.chunkStride,
-        chunkOffset: plan.chunkOffset,
-        src: proj.src,
-        dst: proj.dst,
-        out: { data: out.data as TypedArray, stride: out.stride, offset: out.offset ?? 0 },
-      };
-      await workers.run(CHUNK_TASK, "decodeInto", [task], [mine.buffer as ArrayBuffer]);
+      await workers.run(CHUNK_TASK, "decodeInto", [await task(mine, spec, proj, out, ctx)], [mine.buffer as ArrayBuffer]);
+    },
+    async readDecodeInto(spec, proj, out, ctx) {
+      const read = (store.workerRead as NonNullable<Store["workerRead"]>)(ctx.key);
+      if (read === undefined) {
+        const bytes = await readKey(store, ctx.key, ctx.signal);
+        if (bytes === undefined) return false;
+        await fused.decodeInto(bytes, spec, proj, out, ctx);
+        return true;
+      }
+      return await workers.run<boolean>(CHUNK_TASK, "decodeInto", [await task(read, spec, proj, out, ctx)]);
     },
   };
+  return fused;
 }
 
 /** A value for `set`: a scalar, a flat array in C order, or an N-dimensional array to broadcast. */

@@ -14,6 +14,13 @@ writeFileSync(
   `import { threadId } from "node:worker_threads";
 export function double(bytes) { const out = new Uint8Array(bytes.length); for (let i = 0; i < bytes.length; i++) out[i] = bytes[i] * 2; return out; }
 export async function slowThread(ms) { await new Promise((r) => setTimeout(r, ms)); return threadId; }
+export async function overlap(counters, ms) {
+  const now = Atomics.add(counters, 0, 1) + 1;
+  if (now > Atomics.load(counters, 1)) Atomics.store(counters, 1, now);
+  await new Promise((r) => setTimeout(r, ms));
+  Atomics.sub(counters, 0, 1);
+  return threadId;
+}
 export function fail(key) { const e = new Error("bad chunk " + key); e.code = "CODEC_FAILED"; e.key = key; throw e; }
 `,
 );
@@ -34,6 +41,19 @@ describe("createWorkerPool", () => {
     const ids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(TASK, "slowThread", [100])));
     expect(new Set(ids).size).toBe(2);
     expect(ids.every((id) => id > 0)).toBe(true);
+  });
+
+  it("hands a worker its next call before it answers the current one", async () => {
+    const one = createWorkerPool({ size: 1 });
+    try {
+      // [calls running now, most at once]
+      const counters = new Int32Array(new SharedArrayBuffer(8));
+      const ids = await Promise.all([1, 2, 3].map(() => one.run<number>(TASK, "overlap", [counters, 100])));
+      expect(new Set(ids).size).toBe(1);
+      expect(Atomics.load(counters, 1)).toBe(2); // never more than two per worker
+    } finally {
+      await one.close();
+    }
   });
 
   it("returns errors as ZarrErrors with their code and key", async () => {

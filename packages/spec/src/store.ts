@@ -36,6 +36,27 @@ export interface ReadableStore {
    * the caller must not use them (it compares the size with what it expected).
    */
   readInto?(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined>;
+  /**
+   * How a worker thread can read the whole value at `key` itself, so that with a worker
+   * pool a chunk is read and decoded without its bytes passing through the calling thread
+   * (see {@link WorkerRead}); `undefined` when this key cannot be read that way. Wrappers
+   * that observe or change reads (counting, caching, prefixing) must not pass it through.
+   */
+  workerRead?(key: string): WorkerRead | undefined;
+}
+
+/**
+ * A blocking read made by a worker thread (see `ReadableStore.workerRead`). The module's
+ * export is called as `fn(spare, ...args)` and returns the value, as a view of the start of
+ * `spare` when it fits and otherwise as an array of its own, or `undefined` when the key
+ * is missing. A failed read throws a `ZarrError` with code `STORE_FAILED` naming the key.
+ */
+export interface WorkerRead {
+  /** Absolute URL of an ES module that worker threads can import. */
+  moduleUrl: string;
+  exportName: string;
+  /** Structured-cloneable arguments after `spare`. */
+  args: unknown[];
 }
 
 /** One piece of a scatter read: bytes `[offset, offset + target.length)` go to `target`. */

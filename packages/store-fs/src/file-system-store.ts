@@ -13,7 +13,9 @@ import {
   type ReadableStore,
   type StoreRequestOptions,
   throwIfAborted,
+  type WorkerRead,
   type WritableStore,
+  workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -22,6 +24,9 @@ import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile } from "./read-file.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
+
+/** The module worker threads import for `workerRead`. */
+const WORKER_READ = workerModuleUrl(import.meta.url, "worker-read.js");
 
 /** Options of {@link FileSystemStore}. */
 export interface FileSystemStoreOptions {
@@ -119,6 +124,14 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }
+  }
+
+  /**
+   * How a worker thread reads a whole value itself (see `ReadableStore.workerRead`): with
+   * a worker pool, `get` then reads and decodes compressed chunks entirely in the workers.
+   */
+  workerRead(key: string): WorkerRead {
+    return { moduleUrl: WORKER_READ, exportName: "readWhole", args: [keyToPath(this.root, key), key, this.root] };
   }
 
   /** Size in bytes of a value without reading it; `undefined` when the key is missing. */

@@ -1,15 +1,16 @@
 /**
  * Worker-side chunk decoding: undo the bytes→bytes codecs, view the bytes as the data
  * type's elements, and copy the selected region straight into the (shared) result array.
- * The main thread only reads files and hands out work, so every core decodes and copies.
+ * The main thread only hands out work (and reads files, unless the store lets workers
+ * read them too), so every core decodes and copies.
  */
-import { copyRegion, type DimIndexer, type TypedArray, type WorkerCall, ZarrError } from "@zarr/spec";
+import { copyRegion, type DimIndexer, type TypedArray, type WorkerCall, type WorkerRead, ZarrError } from "@zarr/spec";
 
 /** One chunk to decode into a shared result. */
 export interface DecodeIntoTask {
   key: string;
-  /** Encoded bytes (moved to the worker). */
-  bytes: Uint8Array;
+  /** Encoded bytes (moved to the worker), or how the worker reads them itself. */
+  bytes: Uint8Array | WorkerRead;
   /** bytes→bytes decoders, in the order to apply them. */
   stages: WorkerCall[];
   /** Byte length of the decoded chunk. */
@@ -30,7 +31,7 @@ export interface DecodeIntoTask {
 type Module = Record<string, unknown>;
 const modules = new Map<string, Promise<Module>>();
 
-async function load(stage: WorkerCall, exportName: string): Promise<(b: Uint8Array, ...a: unknown[]) => unknown> {
+async function load(stage: { moduleUrl: string }, exportName: string): Promise<(b: Uint8Array, ...a: unknown[]) => unknown> {
   let loading = modules.get(stage.moduleUrl);
   if (loading === undefined) {
     loading = import(stage.moduleUrl) as Promise<Module>;
@@ -44,9 +45,44 @@ const KEEP_SCRATCH = 64 << 20;
 /** The last stage's output buffer, reused from chunk to chunk (see `WorkerCall.intoExportName`). */
 let scratch = new Uint8Array(0);
 
-/** Decodes one chunk and copies its selected elements into the shared result. */
-export async function decodeInto(task: DecodeIntoTask): Promise<void> {
-  let bytes = task.bytes;
+/** Encoded chunks up to this size are read into the kept input buffer. */
+const KEEP_INPUT = 16 << 20;
+/** The input buffer of worker-side reads, reused from chunk to chunk while nobody holds it. */
+let spareInput: Uint8Array | undefined = new Uint8Array(0);
+
+/**
+ * Reads (when the task says how) or takes the chunk's bytes, decodes them and copies the
+ * selected elements into the shared result. Resolves false when the chunk is missing:
+ * the caller then fills its region.
+ */
+export async function decodeInto(task: DecodeIntoTask): Promise<boolean> {
+  if (task.bytes instanceof Uint8Array) {
+    await decodeBytes(task, task.bytes);
+    return true;
+  }
+  const read = await load(task.bytes, task.bytes.exportName);
+  // Two calls of one worker may overlap while a decoder awaits: the second then reads
+  // into a buffer of its own.
+  const spare = spareInput ?? new Uint8Array(0);
+  spareInput = undefined;
+  try {
+    const bytes = read(spare, ...task.bytes.args) as Uint8Array | undefined;
+    if (bytes === undefined) return false;
+    await decodeBytes(task, bytes);
+    if (bytes.buffer !== spare.buffer && bytes.byteOffset === 0 && bytes.length <= KEEP_INPUT) {
+      // A chunk larger than the spare: keep its buffer for the next one.
+      spareInput = new Uint8Array(bytes.buffer as ArrayBuffer);
+      return true;
+    }
+  } finally {
+    spareInput ??= spare;
+  }
+  return true;
+}
+
+/** Decodes one chunk's bytes and copies its selected elements into the shared result. */
+async function decodeBytes(task: DecodeIntoTask, encoded: Uint8Array): Promise<void> {
+  let bytes = encoded;
   const stages = task.stages;
   const last = stages.length - 1;
   for (let i = 0; i < last; i++) bytes = (await (await load(stages[i], stages[i].exportName))(bytes, ...stages[i].args)) as Uint8Array;

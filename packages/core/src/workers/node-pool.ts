@@ -1,6 +1,11 @@
 /**
- * A pool of Node.js worker threads for CPU-heavy codec work. Workers start on first use,
- * each runs one call at a time, and idle workers do not keep the process alive.
+ * A pool of Node.js worker threads for CPU-heavy codec work. Workers start on first use
+ * and idle workers do not keep the process alive.
+ *
+ * Each worker is handed up to {@link CALLS_PER_WORKER} calls at once, so that the next one
+ * already waits in its message queue when the current one ends: with one call at a time a
+ * worker sat idle for a round trip through the main thread (often busy reading files)
+ * after every chunk. Blocking calls still run one after another; asynchronous ones overlap.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -12,6 +17,9 @@ export interface WorkerPoolOptions {
   /** Worker threads (default: the number of CPUs, at least 1). */
   size?: number;
 }
+
+/** Calls handed to one worker before it answers (see the module comment). */
+const CALLS_PER_WORKER = 2;
 
 interface Pending {
   message: TaskMessage;
@@ -39,10 +47,9 @@ function workerExecArgv(): string[] {
 
 class NodeWorkerPool implements WorkerPool {
   readonly size: number;
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Pending>();
+  /** Every started worker with its calls in progress, by call id. */
+  private readonly workers = new Map<Worker, Map<number, Pending>>();
   private readonly queue: Pending[] = [];
-  private started = 0;
   private nextId = 1;
   private closed = false;
 
@@ -65,24 +72,38 @@ class NodeWorkerPool implements WorkerPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let worker = this.idle.pop();
-      if (worker === undefined && this.started < this.size) worker = this.spawn();
+      const worker = this.leastLoaded();
       if (worker === undefined) return;
       const task = this.queue.shift() as Pending;
-      this.busy.set(worker, task);
+      const calls = this.workers.get(worker) as Map<number, Pending>;
+      calls.set(task.message.id, task);
       worker.ref();
       worker.postMessage(task.message, task.transfer as ArrayBuffer[]);
     }
   }
 
+  /** The worker with the fewest calls, starting one while all have some; undefined when all are full. */
+  private leastLoaded(): Worker | undefined {
+    let best: Worker | undefined;
+    let load = CALLS_PER_WORKER;
+    for (const [worker, calls] of this.workers) {
+      if (calls.size < load) {
+        best = worker;
+        load = calls.size;
+      }
+    }
+    if ((best === undefined || load > 0) && this.workers.size < this.size) return this.spawn();
+    return best;
+  }
+
   private spawn(): Worker {
-    this.started++;
     const worker = new Worker(RUNNER_URL, { execArgv: workerExecArgv() });
+    const calls = new Map<number, Pending>();
+    this.workers.set(worker, calls);
     worker.on("message", (reply: ResultMessage) => {
-      const task = this.busy.get(worker);
-      this.busy.delete(worker);
-      worker.unref();
-      this.idle.push(worker);
+      const task = calls.get(reply.id);
+      calls.delete(reply.id);
+      if (calls.size === 0) worker.unref();
       if (task !== undefined) {
         if (reply.ok) task.resolve(reply.value);
         else {
@@ -99,24 +120,25 @@ class NodeWorkerPool implements WorkerPool {
     return worker;
   }
 
-  /** A worker died: fail its call, forget it, keep the pool usable. */
+  /** A worker died: fail its calls, forget it, keep the pool usable. */
   private failWorker(worker: Worker, error: unknown): void {
-    const task = this.busy.get(worker);
-    this.busy.delete(worker);
-    const i = this.idle.indexOf(worker);
-    if (i >= 0) this.idle.splice(i, 1);
-    this.started--;
-    task?.reject(new ZarrError("CODEC_FAILED", `A worker thread failed: ${(error as Error)?.message ?? error}`, { cause: error }));
+    const calls = this.workers.get(worker);
+    if (calls === undefined) return;
+    this.workers.delete(worker);
+    for (const task of calls.values()) {
+      task.reject(new ZarrError("CODEC_FAILED", `A worker thread failed: ${(error as Error)?.message ?? error}`, { cause: error }));
+    }
     this.dispatch();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new ZarrError("ABORTED", "The worker pool was closed"));
-    for (const task of this.busy.values()) task.reject(new ZarrError("ABORTED", "The worker pool was closed"));
-    const all = [...this.idle, ...this.busy.keys()];
-    this.idle.length = 0;
-    this.busy.clear();
+    const all = [...this.workers.keys()];
+    for (const calls of this.workers.values()) {
+      for (const task of calls.values()) task.reject(new ZarrError("ABORTED", "The worker pool was closed"));
+    }
+    this.workers.clear();
     await Promise.all(all.map((w) => w.terminate()));
   }
 }
