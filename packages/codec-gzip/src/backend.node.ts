@@ -10,6 +10,7 @@
  */
 import * as nodeZlib from "node:zlib";
 import type { DeflateBackend } from "./backend.js";
+import { inflateInto } from "./inflate-into.node.js";
 
 /** node:zlib rejects smaller chunk sizes (zlib.constants.Z_MIN_CHUNK). */
 const MIN_CHUNK = 64;
@@ -125,5 +126,6 @@ export const backend: DeflateBackend = {
   compressZlib: async (bytes, level) =>
     ownedBytes((await run(nodeZlib.deflate, bytes, { level, chunkSize: compressChunkSize(bytes.length, 6) })).buffer),
   decompressZlib: async (bytes) => ownedBytes((await run(nodeZlib.inflate, bytes, { chunkSize: inflateChunkSize(bytes) })).buffer),
+  decompressInto: inflateInto,
   decompressZlibSync: (bytes) => ownedBytes(runSync(nodeZlib.inflateSync, bytes, { chunkSize: inflateChunkSize(bytes) }).buffer),
 };

@@ -21,4 +21,10 @@ export interface DeflateBackend {
    */
   decompressGzipSync?(bytes: Uint8Array): Uint8Array;
   decompressZlibSync?(bytes: Uint8Array): Uint8Array;
+  /**
+   * Decodes into the start of `out` and returns that view, or `undefined` when it cannot
+   * (the data may not fit, or takes a path only the other decoders handle): the caller then
+   * uses them. For worker threads that keep one output buffer from chunk to chunk.
+   */
+  decompressInto?(bytes: Uint8Array, format: "gzip" | "zlib", out: Uint8Array): Uint8Array | undefined;
 }

@@ -54,7 +54,7 @@ class DeflateCodec implements BytesToBytesCodec {
 
   /** Where and how a worker thread decodes (see `BytesToBytesCodec.workerDecode`). */
   workerDecode(ctx: CodecCallContext): WorkerCall {
-    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [this.name, ctx.key] };
+    return { moduleUrl: DECODE_TASK, exportName: "decode", intoExportName: "decodeInto", args: [this.name, ctx.key] };
   }
 
   /** Compressed sizes depend on the data. */

@@ -11,9 +11,32 @@ export async function decode(bytes: Uint8Array, format: "gzip" | "zlib", key: st
     if (format === "gzip") return await (backend.decompressGzipSync ?? backend.decompressGzip)(bytes);
     return await (backend.decompressZlibSync ?? backend.decompressZlib)(bytes);
   } catch (error) {
-    throw new ZarrError("CODEC_FAILED", `${format}: cannot decode chunk "${key}": ${(error as Error)?.message ?? error}`, {
-      key,
-      cause: error,
-    });
+    throw failed(format, key, error);
+  }
+}
+
+function failed(format: string, key: string, error: unknown): ZarrError {
+  return new ZarrError("CODEC_FAILED", `${format}: cannot decode chunk "${key}": ${(error as Error)?.message ?? error}`, {
+    key,
+    cause: error,
+  });
+}
+
+/**
+ * Decodes into the start of `scratch`, a buffer the worker keeps between chunks, when the
+ * backend can and the data fits with room to spare; else as `decode` does (see
+ * `WorkerCall.intoExportName`). Synchronous, as that contract requires.
+ */
+export function decodeInto(bytes: Uint8Array, scratch: Uint8Array, format: "gzip" | "zlib", key: string): Uint8Array {
+  try {
+    const into = backend.decompressInto?.(bytes, format, scratch);
+    if (into !== undefined) return into;
+    const decoded =
+      format === "gzip" ? (backend.decompressGzipSync ?? backend.decompressGzip)(bytes) : (backend.decompressZlibSync ?? backend.decompressZlib)(bytes);
+    if (decoded instanceof Uint8Array) return decoded;
+    decoded.catch(() => {});
+    throw new Error(`the ${backend.name} backend cannot decode synchronously`);
+  } catch (error) {
+    throw failed(format, key, error);
   }
 }

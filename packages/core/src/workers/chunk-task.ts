@@ -42,6 +42,8 @@ async function load(stage: { moduleUrl: string }, exportName: string): Promise<(
 
 /** Scratch outputs up to this size are kept for the next chunk. */
 const KEEP_SCRATCH = 64 << 20;
+/** Bytes the scratch output has beyond the chunk's size. */
+const SCRATCH_SPARE = 64;
 /** The last stage's output buffer, reused from chunk to chunk (see `WorkerCall.intoExportName`). */
 let scratch = new Uint8Array(0);
 
@@ -90,7 +92,9 @@ async function decodeBytes(task: DecodeIntoTask, encoded: Uint8Array): Promise<v
     const stage = stages[last];
     const into = stage.intoExportName === undefined ? undefined : await load(stage, stage.intoExportName);
     if (into !== undefined && task.expectedBytes <= KEEP_SCRATCH) {
-      if (scratch.length < task.expectedBytes) scratch = new Uint8Array(task.expectedBytes);
+      // Room to spare lets decoders that learn the size only by decoding (gzip, zlib) see
+      // that the output fit.
+      if (scratch.length <= task.expectedBytes) scratch = new Uint8Array(task.expectedBytes + SCRATCH_SPARE);
       // Synchronous from here to the copy: no other chunk of this worker can reuse the
       // scratch before this one's elements are in the result.
       copyInto(task, into(bytes, scratch, ...stage.args) as Uint8Array);
