@@ -5,7 +5,7 @@
  * dependency, which is why this lives at the `@zarr/geozarr/geotiff` subpath) and read
  * window by window, so memory holds a few chunks, never the whole raster.
  */
-import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, writeNodeMetadata, type ZarrArray } from "@zarr/core";
+import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, type ZarrArray } from "@zarr/core";
 import { isWritable, type JsonObject, type JsonValue, type Store, throwIfAborted, type TypedArray, ZarrError } from "@zarr/spec";
 import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geotiff";
 import type { Affine } from "./affine.js";
@@ -13,7 +13,7 @@ import { determinant, isAffine, isAxisAligned } from "./affine.js";
 import type { Registration } from "./attributes.js";
 import { datasetAttributes, writeCoordinates } from "./builders.js";
 import { type Crs, isGeographic } from "./crs.js";
-import { type ArraySpec, buildPyramid, type PyramidOptions, type PyramidResult, type PyramidWriter, v3Writer } from "./pyramid.js";
+import { type ArraySpec, buildPyramid, gdalCrsAttribute, keepChildrenWriter, type PyramidOptions, type PyramidResult, type PyramidWriter, v3Writer } from "./pyramid.js";
 
 /** Progress of {@link importGeoTiff}: windows read (`"read"`), then pyramid chunks (`"pyramid"`). */
 export interface GeoTiffProgress {
@@ -23,7 +23,10 @@ export interface GeoTiffProgress {
 }
 
 /** Pyramid options of {@link importGeoTiff} (the source, target and writer are set by the import). */
-export type GeoTiffPyramidOptions = Omit<PyramidOptions, "sourcePath" | "targetPath" | "writer" | "registry" | "signal" | "onProgress" | "overwrite" | "consolidate">;
+export type GeoTiffPyramidOptions = Omit<
+  PyramidOptions,
+  "sourcePath" | "targetPath" | "writer" | "registry" | "signal" | "onProgress" | "overwrite" | "consolidate" | "sourceIsLevelZero"
+>;
 
 /** Options of {@link importGeoTiff}. */
 export interface GeoTiffImportOptions {
@@ -382,10 +385,16 @@ export async function importGeoTiff(
       await deleteNode(store, base, { signal });
     }
     const pyramidOptions = options.pyramid === true ? {} : options.pyramid === false ? undefined : options.pyramid;
-    // With a pyramid, the full-resolution Dataset is written (in Zarr v3) to a scratch child
-    // of `path`, then buildPyramid writes the levels next to it and the scratch is deleted.
-    const datasetPath = pyramidOptions === undefined ? base : joinPath(base, "_geotiff_source");
-    const datasetWriter = pyramidOptions === undefined ? writer : v3Writer(options.registry);
+    // With a pyramid, the full-resolution Dataset is written where level 0 goes (`path/0`)
+    // and buildPyramid builds the other levels from it. When level 0 must differ from what
+    // the import writes (other chunks or codecs, shards, a subset of the bands, another
+    // name), the Dataset goes (in Zarr v3) to a scratch child of `path` instead, level 0 is
+    // a copy of it, and the scratch is deleted.
+    const levelZeroInPlace = pyramidOptions !== undefined && writesLevelZero(pyramidOptions, chunk);
+    const datasetPath = pyramidOptions === undefined ? base : joinPath(base, levelZeroInPlace ? "0" : "_geotiff_source");
+    const datasetWriter = pyramidOptions === undefined || levelZeroInPlace ? writer : v3Writer(options.registry);
+    // Zarr v3 group documents the scratch Dataset creates above itself; a v2 pyramid removes them.
+    const implicitGroups = datasetWriter.format === 3 && writer.format === 2 ? await missingV3Groups(store, base) : [];
     const spatial = { dimensions: ["y", "x"] as const, transform: info.transform, shape: [info.height, info.width] as const, registration: info.registration };
     await datasetWriter.createGroup(store, datasetPath, datasetAttributes({ crs, spatial }));
     if (datasetWriter.format === 3) {
@@ -400,6 +409,7 @@ export async function importGeoTiff(
       if (nodata !== undefined) attributes._FillValue = fillJson(nodata);
       if (info.scales[b] !== undefined) attributes.scale_factor = info.scales[b] as number;
       if (info.offsets[b] !== undefined) attributes.add_offset = info.offsets[b] as number;
+      if (levelZeroInPlace && pyramidOptions?.gdalCrs === true) attributes._CRS = gdalCrsAttribute(crs);
       const spec: ArraySpec = {
         shape: [info.height, info.width],
         chunkShape: [chunk[0], chunk[1]],
@@ -433,6 +443,7 @@ export async function importGeoTiff(
         ...pyramidOptions,
         sourcePath: datasetPath,
         targetPath: base,
+        sourceIsLevelZero: levelZeroInPlace,
         overwrite: true,
         consolidate: false,
         writer: keepChildrenWriter(writer, base),
@@ -440,9 +451,12 @@ export async function importGeoTiff(
         signal,
         onProgress: (p) => options.onProgress?.({ phase: "pyramid", done: p.done, total: p.total }),
       });
-      await deleteNode(store, datasetPath, { signal });
-      // The scratch Dataset made `path` an implicit v3 group; a v2 pyramid must not keep that document.
-      if (writer.format === 2) await deleteKey(store, base === "" ? "zarr.json" : `${base}/zarr.json`);
+      if (!levelZeroInPlace) {
+        await deleteNode(store, datasetPath, { signal });
+        // The scratch Dataset made `path` (and maybe its parents) implicit v3 groups; a v2
+        // pyramid must not keep those documents.
+        for (const key of implicitGroups) await deleteKey(store, key);
+      }
     }
     if ((options.consolidate ?? pyramidOptions !== undefined) && writer.consolidate !== undefined) await writer.consolidate(store, base);
     return result;
@@ -451,31 +465,28 @@ export async function importGeoTiff(
   }
 }
 
-async function deleteKey(store: Store, key: string): Promise<void> {
-  if (isWritable(store)) await store.delete(key);
+/**
+ * Whether the Dataset the import writes can be level 0 of the pyramid as it is: the
+ * options change nothing level 0 would hold (chunks, codecs, shards, bands, its name).
+ */
+function writesLevelZero(pyramid: GeoTiffPyramidOptions, chunk: [number, number]): boolean {
+  const c = pyramid.chunkShape;
+  const sameChunks = c === undefined || (c[0] === chunk[0] && c[1] === chunk[1]);
+  return sameChunks && pyramid.codecs === undefined && pyramid.shardShape === undefined && pyramid.variables === undefined && pyramid.levelName === undefined;
 }
 
-/**
- * A writer that writes the Multiscale Dataset's root group document in place, without
- * deleting what is below it (the scratch Dataset the levels are built from).
- */
-function keepChildrenWriter(inner: PyramidWriter, base: string): PyramidWriter {
-  return {
-    format: inner.format,
-    async createGroup(store, path, attributes) {
-      if (normalizePath(path) !== base) return inner.createGroup(store, path, attributes);
-      if (inner.format === 3) {
-        await writeNodeMetadata(store, base, { zarr_format: 3, node_type: "group", attributes });
-        return;
-      }
-      if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot write the group at "${base || "/"}": the store is not writable`);
-      const prefix = base === "" ? "" : `${base}/`;
-      await store.set(`${prefix}.zgroup`, new TextEncoder().encode(JSON.stringify({ zarr_format: 2 })));
-      await store.set(`${prefix}.zattrs`, new TextEncoder().encode(JSON.stringify(attributes)));
-    },
-    createArray: (store, path, spec) => inner.createArray(store, path, spec),
-    ...(inner.consolidate === undefined ? {} : { consolidate: inner.consolidate.bind(inner) }),
-  };
+/** The `zarr.json` keys of `path` and its parents that do not exist yet. */
+async function missingV3Groups(store: Store, path: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let p: string | undefined = path; p !== undefined; p = p === "" ? undefined : p.slice(0, Math.max(0, p.lastIndexOf("/")))) {
+    const key = p === "" ? "zarr.json" : `${p}/zarr.json`;
+    if ((await store.get(key)) === undefined) out.push(key);
+  }
+  return out;
+}
+
+async function deleteKey(store: Store, key: string): Promise<void> {
+  if (isWritable(store)) await store.delete(key);
 }
 
 /** Coordinates through a non-v3 writer (pixel centres, or nodes for node registration). */

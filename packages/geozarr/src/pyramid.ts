@@ -9,15 +9,18 @@ import {
   createGroup,
   type ExtensionLike,
   get,
+  normalizePath,
   openArray,
   type Registry,
   set,
   slice,
+  writeNodeMetadata,
   type ZarrArray,
 } from "@zarr/core";
 import {
   cStrides,
   isJsonObject,
+  isWritable,
   type JsonObject,
   type JsonValue,
   type Store,
@@ -105,6 +108,14 @@ export interface PyramidOptions {
   consolidate?: boolean;
   /** Also write GDAL's `_CRS` attribute on every variable (for GDAL's Zarr driver). */
   gdalCrs?: boolean;
+  /**
+   * The source already is level 0: a Dataset at `targetPath/<level 0 name>` of the target
+   * store, written with the writer's format and the planned level-0 chunking, no sharding,
+   * and the variables' final attributes (e.g. what `importGeoTiff` writes). It is kept as
+   * it is instead of copied, and the levels are built from it. Without it, level 0 is a
+   * copy of the source.
+   */
+  sourceIsLevelZero?: boolean;
   writer?: PyramidWriter;
   registry?: Registry;
   signal?: AbortSignal;
@@ -352,8 +363,9 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
   });
   const name = options.levelName ?? ((l: PlannedLevel) => String(l.index));
   const levels = plan.map((l) => ({ ...l, asset: name(l) }));
-  const writer = options.writer ?? v3Writer(registry);
   const base = options.targetPath ?? "";
+  // A level 0 in place lies below the group, which must then be written without deleting it.
+  const writer = options.sourceIsLevelZero === true ? keepChildrenWriter(options.writer ?? v3Writer(registry), normalizePath(base)) : (options.writer ?? v3Writer(registry));
   const defaultMethod = mostCommon(variables.map((v) => v.method));
   // Root group first (so a reader can see what is being built), levels after.
   const levelInputs: LevelInput[] = levels.map((l, i) => {
@@ -382,11 +394,17 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     const existing = await target.get(base === "" ? "zarr.json" : `${base}/zarr.json`, { signal });
     if (existing !== undefined) throw new ZarrError("NODE_EXISTS", `A node already exists at "${base || "/"}" of the target (pass overwrite: true)`);
   }
+  const inPlace = options.sourceIsLevelZero === true;
+  if (inPlace) checkLevelZero(normalizePath(h.storePath("")), srcStore, target, normalizePath(joinRelative(base, levels[0].asset)), levels[0], variables);
   await writer.createGroup(target, base, attributes);
   // Level groups, coordinates, and the (empty) level arrays.
   const outArrays: ZarrArray[][] = [];
   const copyAux = candidates.filter((c) => !vars.includes(c) && c.shape?.length === 1 && !dims.includes(c.name));
   for (const level of levels) {
+    if (inPlace && level.index === 0) {
+      outArrays.push(variables.map((v) => v.array));
+      continue;
+    }
     const lpath = joinRelative(base, level.asset);
     const geoSpatial = { dimensions: dims, transform: level.transform as Affine, shape: level.shape, registration };
     if (crs !== undefined) await writer.createGroup(target, lpath, datasetAttributes({ crs, spatial: geoSpatial }));
@@ -429,10 +447,11 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     outArrays.push(arrays);
   }
   // Count the tasks, then run them level by level (each level reads the previous one).
-  const total = outArrays.reduce((n, arrays) => n + arrays.reduce((m, a) => m + chunkCount(a), 0), 0);
+  const first = inPlace ? 1 : 0;
+  const total = outArrays.slice(first).reduce((n, arrays) => n + arrays.reduce((m, a) => m + chunkCount(a), 0), 0);
   let done = 0;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  for (let li = 0; li < levels.length; li++) {
+  for (let li = first; li < levels.length; li++) {
     for (let vi = 0; vi < variables.length; vi++) {
       const v = variables[vi];
       const dst = outArrays[li][vi];
@@ -453,6 +472,49 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     variables: variables.map((v) => (v.nodata === undefined ? { name: v.name, resampling: v.method } : { name: v.name, resampling: v.method, nodata: v.nodata })),
     attributes,
     format: writer.format,
+  };
+}
+
+/**
+ * Checks what `sourceIsLevelZero` promises: the source Dataset sits where level 0 goes, in
+ * the target store, chunked as level 0 is planned, without sharding.
+ */
+function checkLevelZero(sourcePath: string, source: Store, target: Store, levelPath: string, level: PlannedLevel, variables: Variable[]): void {
+  const refuse = (why: string) => {
+    throw new ZarrError("INVALID_ARGUMENT", `sourceIsLevelZero: ${why}`);
+  };
+  if (source !== target || sourcePath !== levelPath) refuse(`the source must be the Dataset at "${levelPath}" of the target store, not "${sourcePath}"`);
+  if (level.shardShape !== undefined) refuse("level 0 is planned with shards; the source has none");
+  for (const v of variables) {
+    const chunk = v.array.chunkShape;
+    if (chunk === undefined || v.array.codecs.codecs.some((c) => c.name === "sharding_indexed")) refuse(`variable "${v.name}" has no regular chunks or is sharded`);
+    const c = chunk as readonly number[];
+    if (c[v.yAxis] !== level.chunkShape[0] || c[v.xAxis] !== level.chunkShape[1]) {
+      refuse(`variable "${v.name}" has chunks [${c.join(", ")}], level 0 is planned with ${level.chunkShape[0]}×${level.chunkShape[1]}`);
+    }
+  }
+}
+
+/**
+ * A writer that writes the Multiscale Dataset's root group document in place, without
+ * deleting what is below it (the Dataset the levels are built from, when it lies below).
+ */
+export function keepChildrenWriter(inner: PyramidWriter, base: string): PyramidWriter {
+  return {
+    format: inner.format,
+    async createGroup(store, path, attributes) {
+      if (normalizePath(path) !== base) return inner.createGroup(store, path, attributes);
+      if (inner.format === 3) {
+        await writeNodeMetadata(store, base, { zarr_format: 3, node_type: "group", attributes });
+        return;
+      }
+      if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot write the group at "${base || "/"}": the store is not writable`);
+      const prefix = base === "" ? "" : `${base}/`;
+      await store.set(`${prefix}.zgroup`, new TextEncoder().encode(JSON.stringify({ zarr_format: 2 })));
+      await store.set(`${prefix}.zattrs`, new TextEncoder().encode(JSON.stringify(attributes)));
+    },
+    createArray: (store, path, spec) => inner.createArray(store, path, spec),
+    ...(inner.consolidate === undefined ? {} : { consolidate: inner.consolidate.bind(inner) }),
   };
 }
 

@@ -12,6 +12,7 @@ import * as v2 from "@zarr/v2-compat";
 import { createRegistry, get, MemoryStore, openArray, openGroup, slice } from "@zarr/core";
 import { gzip, zlib } from "@zarr/codec-gzip";
 import { ZarrError } from "@zarr/spec";
+import { CountingStore } from "@zarr/store-utils";
 import { writeArrayBuffer } from "geotiff";
 import { afterAll, describe, expect, it } from "vitest";
 import { haveGdal, requirePeer } from "../../../scripts/test-env.mjs";
@@ -278,6 +279,37 @@ describe("pure JS (no GDAL)", () => {
     const h = await loadHierarchy(store, { registry });
     expect(h.node("a")?.zarrFormat).toBe(2);
     expect(validateHierarchy(h).findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it.each([3, 2] as const)("a Zarr v%i pyramid writes level 0 once, in place, exactly as a copy of it would be", async (format) => {
+    const W = 64;
+    const H = 48;
+    const data = pattern(W * H, (i) => (i * 13) % 1000, Uint16Array);
+    const tiff = jsTiff(data, W, H, { ProjectedCSTypeGeoKey: 32633, GTModelTypeGeoKey: 1 });
+    const registry = createRegistry([gzip, zlib, v2.v2Format]);
+    const writer = format === 2 ? v2Writer(v2, { registry }) : undefined;
+    const common = { registry, chunkShape: [16, 16] as [number, number], ...(writer === undefined ? {} : { writer }) };
+    const inPlace = new CountingStore(new MemoryStore());
+    await importGeoTiff(tiff, inPlace, "p", { ...common, pyramid: { minSize: 10, gdalCrs: true } });
+    // Naming the variables makes the import stage the full resolution and copy it as level 0.
+    const copied = new MemoryStore();
+    await importGeoTiff(tiff, copied, "p", { ...common, pyramid: { minSize: 10, gdalCrs: true, variables: ["band_1"] } });
+    const written = inPlace.requests.filter((r) => r.method === "set").map((r) => r.key);
+    expect(written.filter((k) => k.includes("_geotiff_source"))).toEqual([]);
+    const level0Chunks = written.filter((k) => k.startsWith("p/0/band_1/") && !/\.z|zarr\.json/.test(k));
+    expect(level0Chunks.length).toBe(12); // 3×4 chunks of 16×16, each written once
+    expect(new Set(level0Chunks).size).toBe(12);
+    const mine = (inPlace.inner as MemoryStore).map;
+    expect([...mine.keys()].sort()).toEqual([...copied.map.keys()].sort());
+    for (const [key, bytes] of copied.map) {
+      const other = mine.get(key) as Uint8Array;
+      if (/(zarr\.json|\.zattrs|\.zarray|\.zgroup|\.zmetadata)$/.test(key)) {
+        expect([key, JSON.parse(new TextDecoder().decode(other))]).toEqual([key, JSON.parse(new TextDecoder().decode(bytes))]);
+      } else {
+        expect([key, Buffer.compare(other, bytes)]).toEqual([key, 0]);
+      }
+    }
+    expect((await values(copied, "p/0/band_1", registry)).data).toEqual(Array.from(data));
   });
 
   it("a v2 pyramid from a JS GeoTIFF", async () => {

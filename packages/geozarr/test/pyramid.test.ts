@@ -404,3 +404,38 @@ describe("a bare georeferenced array as the source", () => {
     expect((await values(dst, "1/data")).data.slice(0, 2)).toEqual([31, 33]);
   });
 });
+
+describe("sourceIsLevelZero", () => {
+  it("keeps the source as level 0 and builds only the other levels from it", async () => {
+    const data = Float32Array.from({ length: 64 * 64 }, (_, i) => (i * 37) % 101);
+    const store = await dataset({ t: { data, dataType: "float32" } }, { shape: [64, 64], chunk: [16, 16] });
+    // Move the Dataset under "p/0", where level 0 goes.
+    const moved = new MemoryStore();
+    for (const [k, v] of (store as MemoryStore).map) moved.map.set(`p/0/${k}`, v);
+    const before = new Map(moved.map);
+    const result = await buildPyramid(moved, moved, { sourcePath: "p/0", targetPath: "p", sourceIsLevelZero: true, chunkShape: [16, 16], minSize: 16, overwrite: true });
+    expect(result.levels.map((l) => l.shape)).toEqual([[64, 64], [32, 32], [16, 16]]);
+    for (const [k, v] of before) if (!k.endsWith("zarr.json")) expect(moved.map.get(k)).toBe(v); // level 0 chunks untouched
+    expect((await values(moved, "p/1/t")).data[0]).toBeCloseTo((data[0] + data[1] + data[64] + data[65]) / 4, 4);
+    const report = await validate(moved);
+    expect(report.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("refuses a source that is not level 0 as planned", async () => {
+    const data = new Float32Array(64 * 64);
+    const store = await dataset({ t: { data, dataType: "float32" } }, { shape: [64, 64], chunk: [16, 16] });
+    await expect(buildPyramid(store, store, { targetPath: "p", sourceIsLevelZero: true, chunkShape: [16, 16] })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining('must be the Dataset at "p/0"'),
+    });
+    const moved = new MemoryStore();
+    for (const [k, v] of (store as MemoryStore).map) moved.map.set(`p/0/${k}`, v);
+    await expect(buildPyramid(moved, moved, { sourcePath: "p/0", targetPath: "p", sourceIsLevelZero: true, chunkShape: [32, 32] })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("level 0 is planned with 32×32"),
+    });
+    await expect(buildPyramid(moved, new MemoryStore(), { sourcePath: "p/0", targetPath: "p", sourceIsLevelZero: true, chunkShape: [16, 16] })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+  });
+});

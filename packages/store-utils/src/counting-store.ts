@@ -1,6 +1,6 @@
 /** `CountingStore`: counts every call a store receives, for tests and debugging. */
-import type { ByteRange, DirListing, ReadableStore, ReadIntoRange, Store, StoreRequestOptions } from "@zarr/spec";
-import { instrumentStore, READ_METHODS, STORE_METHODS, type StoreCall, type StoreMethod } from "./instrument.js";
+import type { ReadableStore, Store } from "@zarr/spec";
+import { type InstrumentedMembers, instrumentStore, READ_METHODS, STORE_METHODS, type StoreCall, type StoreMethod } from "./instrument.js";
 
 function zeroCounts(): Record<StoreMethod, number> {
   return Object.fromEntries(STORE_METHODS.map((m) => [m, 0])) as Record<StoreMethod, number>;
@@ -24,6 +24,10 @@ function zeroCounts(): Record<StoreMethod, number> {
  * counted.reset();
  * ```
  */
+// The store members are assigned in the constructor: exactly those of the inner store.
+export interface CountingStore extends InstrumentedMembers {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: instrumentStore sets the merged members
 export class CountingStore implements ReadableStore {
   /** The wrapped store. */
   readonly inner: Store;
@@ -33,18 +37,6 @@ export class CountingStore implements ReadableStore {
   readonly requests: StoreCall[] = [];
   #bytesRead = 0;
   #bytesWritten = 0;
-
-  declare readonly ownsReturnedBuffers?: boolean;
-  declare get: ReadableStore["get"];
-  declare getRange?: (key: string, range: ByteRange, options?: StoreRequestOptions) => Promise<Uint8Array | undefined>;
-  declare getSize?: (key: string, options?: StoreRequestOptions) => Promise<number | undefined>;
-  declare readInto?: (key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions) => Promise<number | undefined>;
-  declare set?: (key: string, value: Uint8Array, options?: StoreRequestOptions) => Promise<void>;
-  declare delete?: (key: string, options?: StoreRequestOptions) => Promise<void>;
-  declare deletePrefix?: (prefix: string, options?: StoreRequestOptions) => Promise<void>;
-  declare list?: (options?: StoreRequestOptions) => AsyncIterable<string>;
-  declare listPrefix?: (prefix: string, options?: StoreRequestOptions) => AsyncIterable<string>;
-  declare listDir?: (prefix: string, options?: StoreRequestOptions) => Promise<DirListing>;
 
   constructor(inner: Store) {
     this.inner = inner;

@@ -20,6 +20,12 @@ export const STORE_METHODS = [
   "listDir",
 ] as const;
 
+/**
+ * The members of a wrapper built on {@link instrumentStore}: those of the store it wraps,
+ * except `workerRead`, whose reads (made by worker threads) the wrapper could not see.
+ */
+export type InstrumentedMembers = Omit<Store, "workerRead">;
+
 /** The name of a store method. */
 export type StoreMethod = (typeof STORE_METHODS)[number];
 

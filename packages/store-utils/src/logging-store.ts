@@ -1,6 +1,6 @@
 /** `LoggingStore`: one log line per store call, with its duration and byte count. */
-import type { ByteRange, DirListing, ReadableStore, ReadIntoRange, Store, StoreRequestOptions } from "@zarr/spec";
-import { type CallOutcome, instrumentStore, type StoreCall } from "./instrument.js";
+import type { ByteRange, ReadableStore, Store } from "@zarr/spec";
+import { type CallOutcome, type InstrumentedMembers, instrumentStore, type StoreCall } from "./instrument.js";
 
 /** `bytes=a-b` as HTTP writes it (`bytes=a-` to the end, `bytes=-n` for a suffix). */
 export function formatByteRange(range: ByteRange): string {
@@ -53,23 +53,15 @@ export function formatCall(call: StoreCall, outcome: CallOutcome, milliseconds: 
  * const quiet = new LoggingStore(store, (line) => lines.push(line));
  * ```
  */
+// The store members are assigned in the constructor: exactly those of the inner store.
+export interface LoggingStore extends InstrumentedMembers {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: instrumentStore sets the merged members
 export class LoggingStore implements ReadableStore {
   /** The wrapped store. */
   readonly inner: Store;
   /** Where lines go (default `console.error`). */
   readonly log: (line: string) => void;
-
-  declare readonly ownsReturnedBuffers?: boolean;
-  declare get: ReadableStore["get"];
-  declare getRange?: (key: string, range: ByteRange, options?: StoreRequestOptions) => Promise<Uint8Array | undefined>;
-  declare getSize?: (key: string, options?: StoreRequestOptions) => Promise<number | undefined>;
-  declare readInto?: (key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions) => Promise<number | undefined>;
-  declare set?: (key: string, value: Uint8Array, options?: StoreRequestOptions) => Promise<void>;
-  declare delete?: (key: string, options?: StoreRequestOptions) => Promise<void>;
-  declare deletePrefix?: (prefix: string, options?: StoreRequestOptions) => Promise<void>;
-  declare list?: (options?: StoreRequestOptions) => AsyncIterable<string>;
-  declare listPrefix?: (prefix: string, options?: StoreRequestOptions) => AsyncIterable<string>;
-  declare listDir?: (prefix: string, options?: StoreRequestOptions) => Promise<DirListing>;
 
   constructor(inner: Store, log: (line: string) => void = console.error) {
     this.inner = inner;

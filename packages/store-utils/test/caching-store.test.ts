@@ -184,6 +184,7 @@ describe("CachingStore", () => {
     expect(isWritable(cached)).toBe(true);
     expect((cached as ReadableStore).ownsReturnedBuffers).toBeUndefined();
     expect("readInto" in cached).toBe(false);
+    expect("workerRead" in cached).toBe(false);
     const httpStore = new HttpStore("http://127.0.0.1:9/");
     const http = new CachingStore(httpStore, { maxBytes: 10 });
     expect(isListable(http)).toBe(false);

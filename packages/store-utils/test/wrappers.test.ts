@@ -57,6 +57,14 @@ describe("transparency", () => {
     expect(typeof fs.readInto).toBe("function");
     expect(fs.ownsReturnedBuffers).toBe(true);
   });
+
+  it("hides workerRead: worker threads would read past the wrapper", () => {
+    const inner = new FileSystemStore(tempDir());
+    expect(typeof inner.workerRead).toBe("function");
+    for (const wrapped of [new CountingStore(inner), new LoggingStore(inner, () => {})]) {
+      expect("workerRead" in wrapped).toBe(false);
+    }
+  });
 });
 
 describe("CountingStore", () => {
