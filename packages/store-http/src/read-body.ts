@@ -59,16 +59,19 @@ export async function pipeExactBody(
  * The whole body as a Uint8Array on its own ArrayBuffer (byteOffset 0). With `expected`
  * set, the body must be exactly that long: a body that ends early (a connection closed
  * or reset mid-transfer) or runs long throws `TransientError` — it is never returned.
- * Stream errors (a reset connection, an abort) reject as they are.
+ * Stream errors (a reset connection, an abort) reject as they are. Bodies announced as
+ * longer than `preallocateLimit` are collected piece by piece and joined once complete.
  */
-export async function readBody(response: Response, expected: number | undefined): Promise<Uint8Array> {
-  if (expected === undefined && !(BODY_INTO in response)) return new Uint8Array(await response.arrayBuffer());
-  // Pieces are copied (a direct body path lends its read buffer only for the call) and joined.
-  const out = expected !== undefined && expected <= PREALLOCATE_LIMIT ? new Uint8Array(expected) : undefined;
+export async function readBody(response: Response, expected: number | undefined, preallocateLimit = PREALLOCATE_LIMIT): Promise<Uint8Array> {
+  const lent = BODY_INTO in response;
+  if (expected === undefined && !lent) return new Uint8Array(await response.arrayBuffer());
+  const out = expected !== undefined && expected <= preallocateLimit ? new Uint8Array(expected) : undefined;
+  // Pieces are kept and joined at the end: copies of a direct body path's (it lends its
+  // read buffer only for the call), a body stream's own chunks as they are.
   const pieces: Uint8Array[] = [];
   const received = await pipeExactBody(response, expected, (piece, at) => {
     if (out !== undefined) out.set(piece, at);
-    else pieces.push(piece.slice());
+    else pieces.push(lent ? piece.slice() : piece);
   });
   if (out !== undefined) return out;
   const joined = new Uint8Array(received);

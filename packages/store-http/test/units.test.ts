@@ -4,7 +4,8 @@
  * the pure helpers: Retry-After, backoff, options, base URLs.
  */
 import { describe, expect, it } from "vitest";
-import { HttpStore, type HttpStoreOptions } from "../src/index.js";
+import { BODY_INTO, HttpStore, type HttpStoreOptions } from "../src/index.js";
+import { readBody } from "../src/read-body.js";
 import { parseRetryAfter, retryWait, isRetryableStatus } from "../src/retry-policy.js";
 import { pattern, rejectsWith } from "./fixtures.js";
 
@@ -227,5 +228,46 @@ describe("construction", () => {
     await store(fetch, { timeout: 0 }).get("k");
     await store(fetch, { timeout: Number.POSITIVE_INFINITY }).get("k");
     expect(calls.map((c) => c.init.signal)).toEqual([undefined, undefined]);
+  });
+});
+
+describe("readBody", () => {
+  const body = pattern(10_000, 3);
+  const pieces = [body.subarray(0, 4000), body.subarray(4000, 4001), body.subarray(4001)];
+  function streamed(): Response {
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of pieces) c.enqueue(p.slice());
+        c.close();
+      },
+    });
+    return new Response(stream, { headers: { "content-length": String(body.length) } });
+  }
+  /** A direct body path that lends one read buffer, overwritten for every piece. */
+  function lending(): Response {
+    const r = new Response(null) as Response & { [BODY_INTO]?: (sink: (b: Uint8Array) => void) => Promise<void> };
+    const buffer = new Uint8Array(8192);
+    r[BODY_INTO] = async (sink) => {
+      for (const p of pieces) {
+        buffer.set(p);
+        sink(buffer.subarray(0, p.length));
+        buffer.fill(0xee);
+      }
+    };
+    return r;
+  }
+
+  it.each([
+    ["a body stream", streamed],
+    ["a lent read buffer", lending],
+  ])("joins %s exactly, preallocated or collected piece by piece", async (_name, make) => {
+    for (const limit of [1 << 20, 0]) {
+      const got = await readBody(make(), body.length, limit);
+      expect(got.byteOffset).toBe(0);
+      expect(got.buffer.byteLength).toBe(body.length);
+      expect(Buffer.compare(got, body)).toBe(0);
+    }
+    await expect(readBody(make(), body.length + 1, 0)).rejects.toThrow(/ended after 10000 of 10001 bytes/);
+    await expect(readBody(make(), body.length - 1, 0)).rejects.toThrow(/longer than the 9999 bytes/);
   });
 });
