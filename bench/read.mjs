@@ -7,7 +7,8 @@
 //   node bench/read.mjs                      every variant, full size
 //   node bench/read.mjs --smoke              1024×1024, one repetition, a quick check that it runs
 //   node bench/read.mjs --only gzip,zstd     some variants
-//   node bench/read.mjs --workers 2          decode in 2 worker threads (@zarr only)
+//   node bench/read.mjs --workers 2          decode in 2 worker threads (@zarr only; from a
+//                                            local store the workers also read the chunk files)
 //
 // The chunks are written once by zarr-python (numcodecs' C libraries) into bench/data/.
 import { execFileSync } from "node:child_process";
