@@ -22,11 +22,12 @@ export const USAGE: Record<string, string> = {
   --json   print one JSON document`,
   tree: `Usage: zarr tree STORE [PATH]
   Print the hierarchy below PATH (default: the root) as a tree; arrays with shape and data type.`,
-  get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE]
+  get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [-j N]
   Read the values of the array at PATH.
   --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ..."
   --format FMT     json (default): {"shape", "data_type", "values"}; npy: a NumPy .npy file
-  -o, --output F   write to file F instead of standard output`,
+  -o, --output F   write to file F instead of standard output
+  -j, --workers N  decode compressed chunks in N worker threads (default 0: none)`,
   put: `Usage: zarr put STORE PATH --from FILE.npy [options]
   Create the array at PATH (and missing parent groups) from a NumPy .npy file.
   --from FILE            the .npy file to store (required)

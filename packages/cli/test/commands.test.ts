@@ -152,6 +152,31 @@ describe("zarr get", () => {
     });
   });
 
+  it("decodes in worker threads with --workers, to the same values", async () => {
+    // 128×128 float64 chunks (128 KiB) of gzip: large enough for the workers to read and decode.
+    const big = path.join(tempDir(), "big.zarr");
+    python(
+      `
+import sys, numpy as np
+np.save(sys.argv[1], (np.sin(np.arange(256 * 384) / 37.0) * 1000).reshape(256, 384))
+`,
+      [path.join(inputs, "big.npy")],
+    );
+    const codecs = JSON.stringify([{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }]);
+    await zarrOk(["put", big, "x", "--from", path.join(inputs, "big.npy"), "--chunks", "128,128", "--codecs", codecs]);
+    rmSync(path.join(big, "x/c/1/2")); // a missing chunk: the fill value (0)
+    const plain = await zarrOk(["get", big, "x", "--format", "npy"]);
+    const threaded = await zarrOk(["get", big, "x", "--format", "npy", "--workers", "2"]);
+    expect(Buffer.compare(threaded.stdout, plain.stdout)).toBe(0);
+    const values = (await decodeNpy(threaded.stdout, "stdout", cliRegistry())).data as Float64Array;
+    expect(values[1]).toBeCloseTo(Math.sin(1 / 37) * 1000, 9);
+    expect(values[200 * 384 + 300]).toBe(0);
+    expect((await json(["get", big, "x", "-j", "1", "--select", "0, :3"])).values.length).toBe(3);
+    const bad = await zarr(["get", big, "x", "--workers", "-1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.toString()).toContain("--workers must be an integer from 0 to 256");
+  });
+
   it("reads an array at the root of a store", async () => {
     const root = path.join(tempDir(), "root.zarr");
     await zarrOk(["put", root, "/", "--from", path.join(inputs, "c8.npy")]);

@@ -1,5 +1,6 @@
-/** `zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE]`. */
+/** `zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [--workers N]`. */
 import { writeFile } from "node:fs/promises";
+import { createWorkerPool } from "@zarr/all/workers";
 import { get, normalizePath, openArray, parseSelection, toCanonicalJson } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
@@ -9,12 +10,25 @@ import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, UsageError, USAGE } from "../usage.js";
 
+/** The most worker threads `--workers` starts. */
+const MAX_WORKERS = 256;
+
+function parseWorkers(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n > MAX_WORKERS) {
+    throw new UsageError(`--workers must be an integer from 0 to ${MAX_WORKERS}, got ${JSON.stringify(text)}`, "get");
+  }
+  return n;
+}
+
 /** Runs `zarr get`. */
 export async function getCommand(args: string[], io: CliIO): Promise<void> {
   const { values, positionals } = parseCommandArgs("get", args, {
     select: { type: "string" },
     format: { type: "string" },
     output: { type: "string", short: "o" },
+    workers: { type: "string", short: "j" },
   });
   if (values.help) {
     await io.write(`${USAGE.get}\n`);
@@ -25,11 +39,18 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   if (format !== "json" && format !== "npy") {
     throw new UsageError(`unknown format ${JSON.stringify(format)} (expected json or npy)`, "get");
   }
+  const workerCount = parseWorkers(values.workers);
   const path = normalizePath(positionals[1] ?? "");
   const selection = values.select === undefined ? undefined : parseSelection(values.select);
   const store = await openStoreArg(positionals[0], { writable: false });
   const array = await openArray(store, path, { registry: cliRegistry() });
-  const result = await get(array, selection);
+  const workers = workerCount > 0 ? createWorkerPool({ size: workerCount }) : undefined;
+  let result: Awaited<ReturnType<typeof get>>;
+  try {
+    result = await get(array, selection, { workers });
+  } finally {
+    await workers?.close();
+  }
   const out: string | Uint8Array =
     format === "json" ? `${compactJson(toCanonicalJson(result))}\n` : encodeNpy(result);
   if (values.output === undefined) {
