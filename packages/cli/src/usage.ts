@@ -13,6 +13,19 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * The integer an option gives, from `min` to `max`; `fallback` when it is absent. Anything
+ * else (a sign, a fraction, text) is a {@link UsageError} naming the option.
+ */
+export function integerOption(command: string, name: string, text: string | undefined, min: number, max: number, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`, command);
+  }
+  return n;
+}
+
 /** One-paragraph usage of every command. */
 export const USAGE: Record<string, string> = {
   info: `Usage: zarr info STORE [PATH] [--json]

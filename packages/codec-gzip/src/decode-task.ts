@@ -8,11 +8,15 @@ import { ZarrError } from "@zarr/spec";
  */
 export async function decode(bytes: Uint8Array, format: "gzip" | "zlib", key: string): Promise<Uint8Array> {
   try {
-    if (format === "gzip") return await (backend.decompressGzipSync ?? backend.decompressGzip)(bytes);
-    return await (backend.decompressZlibSync ?? backend.decompressZlib)(bytes);
+    return await blockingDecoder(format)(bytes);
   } catch (error) {
     throw failed(format, key, error);
   }
+}
+
+/** The backend's blocking decoder for `format`, or its only one (fflate's block anyway). */
+function blockingDecoder(format: "gzip" | "zlib"): (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array> {
+  return format === "gzip" ? (backend.decompressGzipSync ?? backend.decompressGzip) : (backend.decompressZlibSync ?? backend.decompressZlib);
 }
 
 function failed(format: string, key: string, error: unknown): ZarrError {
@@ -31,8 +35,7 @@ export function decodeInto(bytes: Uint8Array, scratch: Uint8Array, format: "gzip
   try {
     const into = backend.decompressInto?.(bytes, format, scratch);
     if (into !== undefined) return into;
-    const decoded =
-      format === "gzip" ? (backend.decompressGzipSync ?? backend.decompressGzip)(bytes) : (backend.decompressZlibSync ?? backend.decompressZlib)(bytes);
+    const decoded = blockingDecoder(format)(bytes);
     if (decoded instanceof Uint8Array) return decoded;
     decoded.catch(() => {});
     throw new Error(`the ${backend.name} backend cannot decode synchronously`);

@@ -13,6 +13,7 @@ import { determinant, isAffine, isAxisAligned } from "./affine.js";
 import type { Registration } from "./attributes.js";
 import { datasetAttributes, writeCoordinates } from "./builders.js";
 import { type Crs, isGeographic } from "./crs.js";
+import { parentOf } from "./hierarchy.js";
 import { type ArraySpec, buildPyramid, gdalCrsAttribute, keepChildrenWriter, type PyramidOptions, type PyramidResult, type PyramidWriter, v3Writer } from "./pyramid.js";
 
 /** Progress of {@link importGeoTiff}: windows read (`"read"`), then pyramid chunks (`"pyramid"`). */
@@ -478,7 +479,7 @@ function writesLevelZero(pyramid: GeoTiffPyramidOptions, chunk: [number, number]
 /** The `zarr.json` keys of `path` and its parents that do not exist yet. */
 async function missingV3Groups(store: Store, path: string): Promise<string[]> {
   const out: string[] = [];
-  for (let p: string | undefined = path; p !== undefined; p = p === "" ? undefined : p.slice(0, Math.max(0, p.lastIndexOf("/")))) {
+  for (let p: string | undefined = path; p !== undefined; p = parentOf(p)) {
     const key = p === "" ? "zarr.json" : `${p}/zarr.json`;
     if ((await store.get(key)) === undefined) out.push(key);
   }

@@ -364,8 +364,10 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
   const name = options.levelName ?? ((l: PlannedLevel) => String(l.index));
   const levels = plan.map((l) => ({ ...l, asset: name(l) }));
   const base = options.targetPath ?? "";
+  const inPlace = options.sourceIsLevelZero === true;
   // A level 0 in place lies below the group, which must then be written without deleting it.
-  const writer = options.sourceIsLevelZero === true ? keepChildrenWriter(options.writer ?? v3Writer(registry), normalizePath(base)) : (options.writer ?? v3Writer(registry));
+  const givenWriter = options.writer ?? v3Writer(registry);
+  const writer = inPlace ? keepChildrenWriter(givenWriter, normalizePath(base)) : givenWriter;
   const defaultMethod = mostCommon(variables.map((v) => v.method));
   // Root group first (so a reader can see what is being built), levels after.
   const levelInputs: LevelInput[] = levels.map((l, i) => {
@@ -394,7 +396,6 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     const existing = await target.get(base === "" ? "zarr.json" : `${base}/zarr.json`, { signal });
     if (existing !== undefined) throw new ZarrError("NODE_EXISTS", `A node already exists at "${base || "/"}" of the target (pass overwrite: true)`);
   }
-  const inPlace = options.sourceIsLevelZero === true;
   if (inPlace) checkLevelZero(normalizePath(h.storePath("")), srcStore, target, normalizePath(joinRelative(base, levels[0].asset)), levels[0], variables);
   await writer.createGroup(target, base, attributes);
   // Level groups, coordinates, and the (empty) level arrays.

@@ -22,6 +22,11 @@ export function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/** "Not a regular file here": missing entries, and directories opened or read by mistake. */
+export function isNotAFile(error: unknown): boolean {
+  return isMissing(error) || errorCode(error) === "EISDIR";
+}
+
 /**
  * Read-only, and non-blocking so that opening a FIFO found in the store returns at once
  * instead of parking a thread-pool thread forever (it is then rejected as not a regular

@@ -4,7 +4,7 @@
  * the path; other failures reject with the fs error for the caller to wrap.
  */
 import { type ByteRange, type ReadIntoRange, resolveByteRange, throwIfAborted } from "@zarr/spec";
-import { allocExact, closeQuietly, errorCode, fstat, isMissing, open, READ_FLAGS, readFully, readvFully, stat } from "./fs-calls.js";
+import { allocExact, closeQuietly, fstat, isMissing, isNotAFile, open, READ_FLAGS, readFully, readvFully, stat } from "./fs-calls.js";
 
 /**
  * Ranges with an explicit length up to this size are read without an `fstat` first (the
@@ -12,11 +12,6 @@ import { allocExact, closeQuietly, errorCode, fstat, isMissing, open, READ_FLAGS
  * size before allocating, so an absurd length never allocates gigabytes.
  */
 const UNCHECKED_RANGE_LIMIT = 16 * 1024 * 1024;
-
-/** "Not a regular file here": missing entries, and directories opened or read by mistake. */
-function isNotAFile(error: unknown): boolean {
-  return isMissing(error) || errorCode(error) === "EISDIR";
-}
 
 /**
  * Opens `path` read-only, runs `body` on the descriptor and closes it. Resolves

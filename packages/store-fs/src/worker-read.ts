@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { asZarrError, type ZarrError } from "@zarr/spec";
-import { allocExact, errorCode, isMissing, READ_FLAGS } from "./fs-calls.js";
+import { allocExact, isNotAFile, READ_FLAGS } from "./fs-calls.js";
 
 /**
  * Reads the whole file at `path` (the value of `key`): a view of `spare` when the file
@@ -18,7 +18,7 @@ export function readWhole(spare: Uint8Array, path: string, key: string, root: st
   try {
     fd = openSync(path, READ_FLAGS);
   } catch (error) {
-    if (isMissing(error) || errorCode(error) === "EISDIR") return undefined;
+    if (isNotAFile(error)) return undefined;
     throw failed(error, key, root);
   }
   try {
@@ -34,7 +34,7 @@ export function readWhole(spare: Uint8Array, path: string, key: string, root: st
     }
     return done === size ? into : into.subarray(0, done);
   } catch (error) {
-    if (errorCode(error) === "EISDIR") return undefined;
+    if (isNotAFile(error)) return undefined;
     throw failed(error, key, root);
   } finally {
     // A read-only descriptor has nothing to flush: a close error cannot lose data.

@@ -7,7 +7,7 @@ import { writeZipFile } from "@zarr/store-zip/node";
 import type { CliIO } from "../cli-io.js";
 import { type ProgressLine, progressLine } from "../progress.js";
 import { openStoreArg } from "../store-arg.js";
-import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 
 const MiB = 1024 * 1024;
 const MAX_CONCURRENCY = 1024;
@@ -25,14 +25,6 @@ function zipTarget(dst: string): string | undefined {
   return dst;
 }
 
-function parseConcurrency(text: string | undefined): number {
-  if (text === undefined) return 8;
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
-    throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(text)}`, "cp");
-  }
-  return n;
-}
 
 /**
  * Ctrl-C aborts the copy (the writes in flight finish, so no object is left half written);
@@ -69,7 +61,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   }
   expectPositionals("cp", positionals, 2, 2);
   const [srcArg, dstArg] = positionals;
-  const concurrency = parseConcurrency(values.concurrency);
+  const concurrency = integerOption("cp", "--concurrency", values.concurrency, 1, MAX_CONCURRENCY, 8);
   const zipPath = zipTarget(dstArg);
   if (zipPath !== undefined && values.resume) {
     throw new UsageError("--resume does not apply when writing a zip archive (it is always written whole)", "cp");

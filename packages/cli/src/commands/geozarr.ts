@@ -25,7 +25,7 @@ import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
-import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 
 const SUBCOMMANDS = ["validate", "info", "pyramid", "migrate", "from-geotiff"] as const;
 
@@ -223,7 +223,7 @@ async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   }
   if (values.variables !== undefined) options.variables = values.variables.split(",").map((s) => s.trim());
   if (values["dst-path"] !== undefined) options.targetPath = normalizePath(values["dst-path"]);
-  if (values.concurrency !== undefined) options.concurrency = Number(values.concurrency);
+  if (values.concurrency !== undefined) options.concurrency = integerOption("geozarr", "--concurrency", values.concurrency, 1, 1024, 4);
   const src = await openStoreArg(positionals[0], { writable: false });
   const dst = await openStoreArg(positionals[1], { writable: true });
   const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry: options.registry });

@@ -8,19 +8,10 @@ import { compactJson } from "../json-text.js";
 import { encodeNpy } from "../npy.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
-import { expectPositionals, parseCommandArgs, UsageError, USAGE } from "../usage.js";
+import { expectPositionals, integerOption, parseCommandArgs, UsageError, USAGE } from "../usage.js";
 
 /** The most worker threads `--workers` starts. */
 const MAX_WORKERS = 256;
-
-function parseWorkers(text: string | undefined): number {
-  if (text === undefined) return 0;
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n > MAX_WORKERS) {
-    throw new UsageError(`--workers must be an integer from 0 to ${MAX_WORKERS}, got ${JSON.stringify(text)}`, "get");
-  }
-  return n;
-}
 
 /** Runs `zarr get`. */
 export async function getCommand(args: string[], io: CliIO): Promise<void> {
@@ -39,7 +30,7 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   if (format !== "json" && format !== "npy") {
     throw new UsageError(`unknown format ${JSON.stringify(format)} (expected json or npy)`, "get");
   }
-  const workerCount = parseWorkers(values.workers);
+  const workerCount = integerOption("get", "--workers", values.workers, 0, MAX_WORKERS, 0);
   const path = normalizePath(positionals[1] ?? "");
   const selection = values.select === undefined ? undefined : parseSelection(values.select);
   const store = await openStoreArg(positionals[0], { writable: false });
