@@ -7,13 +7,16 @@ import { TestRunner } from "vitest";
 const repoRoot = resolve(import.meta.dirname, "..");
 
 /**
- * Where the shared test fixtures live: $ZARR_FIXTURES, else `../shared/fixtures` next to
- * the repository (the layout this project is developed in).
+ * Where the test fixtures live: $ZARR_FIXTURES when set, else `test-data/` in this
+ * repository (see test-data/README.md for where each set came from).
  */
 export function fixturesDir() {
-  const dir = process.env.ZARR_FIXTURES ?? join(repoRoot, "..", "shared", "fixtures");
-  if (!existsSync(dir)) {
-    throw new Error(`Test fixtures not found at ${dir}: set ZARR_FIXTURES to the shared fixtures directory`);
+  const dir = process.env.ZARR_FIXTURES ?? join(repoRoot, "test-data");
+  if (!existsSync(join(dir, "zarr-python")) || !existsSync(join(dir, "geozarr"))) {
+    throw new Error(
+      `Test fixtures not found at ${dir} (expected zarr-python/ and geozarr/ in it): ` +
+        "restore test-data/ from git, or point ZARR_FIXTURES at a fixtures directory",
+    );
   }
   return dir;
 }

@@ -1,5 +1,5 @@
 /**
- * The blosc chunks zarr-python wrote into the shared fixtures (v3: zstd without
+ * The blosc chunks zarr-python wrote into the test fixtures (test-data/) (v3: zstd without
  * shuffle, typesize 4; v2: lz4 with byte shuffle, via numcodecs), decoded here and
  * compared with the expected values.
  */
