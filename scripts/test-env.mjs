@@ -48,6 +48,15 @@ export function haveGdal() {
   return probe("gdal", () => execFileSync("gdalinfo", ["--version"], { stdio: "ignore", timeout: 30_000 }));
 }
 
+/** True when Debian's chromium is installed (`ZARR_TEST_NO_CHROMIUM` simulates a machine without it). */
+export function haveChromium() {
+  if (process.env.ZARR_TEST_NO_CHROMIUM) return false;
+  return existsSync(CHROMIUM);
+}
+
+/** Where Debian's chromium lives; browser tests drive it with playwright-core. */
+export const CHROMIUM = "/usr/bin/chromium";
+
 /**
  * Whether tests that need an external peer should be skipped: only when the peer is
  * missing AND this is not CI (in CI a missing peer is a failure, not a skip).

@@ -3,7 +3,7 @@
  * browser download). A local server serves the built page and a pyramid that
  * @zarr/geozarr wrote; the canvas pixels are checked against the data.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzip } from "@zarr/codec-gzip";
@@ -11,15 +11,14 @@ import { createArray, createRegistry, get, MemoryStore, openArray, set } from "@
 import { buildPyramid, createDataset } from "@zarr/geozarr";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { skipWithout } from "../../../scripts/test-env.mjs";
+import { CHROMIUM, haveChromium, skipWithout } from "../../../scripts/test-env.mjs";
 // @ts-expect-error plain JS modules of this example
 import { buildViewer } from "../build.mjs";
 // @ts-expect-error plain JS modules of this example
 import { startServer } from "../serve.mjs";
 import { grey, valueRange } from "../src/render.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const missing = skipWithout(existsSync(CHROMIUM), "Debian's chromium (/usr/bin/chromium)");
+const missing = skipWithout(haveChromium(), "Debian's chromium (/usr/bin/chromium)");
 
 const N = 512;
 const registry = createRegistry([gzip]);
