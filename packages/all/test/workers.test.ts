@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CountingStore } from "@zarr/store-utils";
-import { createArray, FileSystemStore, get, MemoryStore, openArray, set, slice } from "../src/index.js";
+import { createArray, FileSystemStore, get, MemoryStore, openArray, set, slice, type WorkerPool } from "../src/index.js";
 import { createWorkerPool } from "../src/workers.js";
 
 const CHAINS: Record<string, unknown[]> = {
@@ -143,13 +143,87 @@ describe("workers read chunks of a FileSystemStore themselves", () => {
     expect(filled.data[0]).toBe(-1.5);
   });
 
-  it("reads through the calling thread when a wrapper hides the store's workerRead", async () => {
+  it("reads through the calling thread when a wrapper hides the store's workerStore", async () => {
     await makeArray("counted");
     const counting = new CountingStore(new FileSystemStore(root));
-    expect((counting as { workerRead?: unknown }).workerRead).toBeUndefined();
+    expect((counting as { workerStore?: unknown }).workerStore).toBeUndefined();
     const arr = await openArray(counting, "counted");
     counting.reset();
     await get(arr, null, { workers });
     expect(counting.reads).toBe(6);
+  });
+});
+
+/** A pool that counts the calls it runs (what the executor decided to send to workers). */
+function countingPool(inner: WorkerPool): WorkerPool & { calls: number } {
+  const counted = {
+    calls: 0,
+    size: inner.size,
+    run<R>(moduleUrl: string, exportName: string, args: readonly unknown[], transfer?: readonly ArrayBuffer[]): Promise<R> {
+      counted.calls++;
+      return inner.run<R>(moduleUrl, exportName, args, transfer);
+    },
+    close: () => inner.close(),
+  };
+  return counted;
+}
+
+describe("sharded arrays go through the same executor", () => {
+  const pool = createWorkerPool({ size: 2 });
+  afterAll(() => pool.close());
+  const values = Float32Array.from({ length: 512 * 512 }, (_, i) => Math.sin(i / 77) * 300 + (i % 11));
+  const zstd = { name: "zstd", configuration: { level: 1, checksum: false } };
+
+  async function write(store: MemoryStore | FileSystemStore, name: string, sharded: boolean) {
+    const arr = await createArray(store, name, {
+      shape: [512, 512],
+      chunkShape: [256, 256], // 4 chunks (or shards) of 256 KiB
+      dataType: "float32",
+      fillValue: 0,
+      codecs: sharded
+        ? [{ name: "sharding_indexed", configuration: { chunk_shape: [64, 64], codecs: [{ name: "bytes", configuration: { endian: "little" } }, zstd] } }]
+        : [{ name: "bytes", configuration: { endian: "little" } }, zstd],
+    });
+    await set(arr, null, values);
+    await set(arr, [slice(0, 64), slice(64, 128)], 0); // one inner chunk back to the fill value (not stored)
+    return arr;
+  }
+
+  it("sends one task per chunk or shard to the workers, and reads the same values", async () => {
+    const root = mkdtempSync(join(tmpdir(), "zarr-sharded-workers-"));
+    try {
+      for (const store of [new MemoryStore(), new FileSystemStore(root)]) {
+        for (const sharded of [false, true]) {
+          const workers = countingPool(pool);
+          const arr = await write(store, sharded ? "s" : "u", sharded);
+          const here = await get(arr);
+          const there = await get(arr, null, { workers });
+          expect(workers.calls, `sharded=${sharded}`).toBe(4);
+          expect(Buffer.compare(Buffer.from((there.data as Float32Array).buffer), Buffer.from((here.data as Float32Array).buffer))).toBe(0);
+          const expected = Float32Array.from(values, (v, i) => (Math.floor(i / 512) < 64 && i % 512 >= 64 && i % 512 < 128 ? 0 : v));
+          expect(Buffer.compare(Buffer.from((there.data as Float32Array).buffer), Buffer.from(expected.buffer))).toBe(0);
+          // A strided, reversed sub-selection crossing shards, into a caller's shared buffer with stale values.
+          const sel = [slice(500, 10, -3), slice(30, 480, 5)] as const;
+          const sub = await get(arr, sel as never);
+          const out = new Float32Array(new SharedArrayBuffer(sub.data.length * 4)).fill(-9);
+          await get(arr, sel as never, { workers, out });
+          expect(Array.from(out)).toEqual(Array.from(sub.data as Float32Array));
+        }
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps small chunks and lightweight chains on the calling thread", async () => {
+    const workers = countingPool(pool);
+    const store = new MemoryStore();
+    const small = await createArray(store, "small", { shape: [64, 64], chunkShape: [32, 32], dataType: "float32", codecs: [{ name: "bytes", configuration: { endian: "little" } }, zstd] });
+    await set(small, null, 1);
+    const raw = await createArray(store, "raw", { shape: [512, 512], chunkShape: [256, 256], dataType: "float32", codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }] });
+    await set(raw, null, 2);
+    expect((await get(small, null, { workers })).data[5]).toBe(1);
+    expect((await get(raw, null, { workers })).data[5]).toBe(2);
+    expect(workers.calls).toBe(0);
   });
 });

@@ -1,16 +1,15 @@
-import { offload, workerModuleUrl } from "@zarr/spec";
 /**
  * The blosc codec entry: "blosc" (Zarr v3) with the alias "numcodecs.blosc". Decoding
  * needs no configuration (the chunk header says everything); encoding uses the
  * resolved configuration.
  */
-import type { BytesToBytesCodec, CodecEntry, ExtensionObject } from "@zarr/spec";
+import { type BytesToBytesCodec, type CodecEntry, type ExtensionObject, workerModuleUrl } from "@zarr/spec";
 import { bloscCompress } from "./compress.js";
 import { type BloscConfig, parseBloscConfig } from "./config.js";
 import { bloscDecompress } from "./decompress.js";
 
-/** Where worker threads find the decoder. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
+/** Where worker threads find the entry. */
+const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
 
 /** The metadata form of a resolved configuration, in the shape it was written in. */
 function toMetadata(c: BloscConfig): ExtensionObject {
@@ -45,6 +44,7 @@ export const blosc: CodecEntry = {
   aliases: ["numcodecs.blosc"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-blosc",
+  worker: { moduleUrl: ENTRY_MODULE, exportName: "blosc" },
   fromConfig(configuration, context): BytesToBytesCodec {
     const config = parseBloscConfig(configuration, context);
     const options = {
@@ -59,8 +59,9 @@ export const blosc: CodecEntry = {
       kind: "bytes_to_bytes",
       name: metadata.name,
       encode: (bytes) => bloscCompress(bytes, options),
-      decode: (bytes, ctx) => offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => bloscDecompress(bytes, ctx.key)),
-      workerDecode: (ctx) => ({ moduleUrl: DECODE_TASK, exportName: "decode", intoExportName: "decodeInto", args: [ctx.key] }),
+      decode: (bytes, ctx) => bloscDecompress(bytes, ctx.key),
+      // Into the start of `scratch` when the chunk's declared size fits.
+      decodeInto: (bytes, scratch, ctx) => bloscDecompress(bytes, ctx.key, scratch),
       toJSON: () => structuredClone(metadata),
     };
   },

@@ -9,16 +9,14 @@ import {
   type ExtensionObject,
   type JsonObject,
   MetadataError,
-  offload,
   throwIfAborted,
-  type WorkerCall,
   workerModuleUrl,
 } from "@zarr/spec";
 import { bz2Decompress } from "./decoder.js";
 import { bz2Compress } from "./encoder.js";
 
-/** Where worker threads find the decoder. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
+/** Where worker threads find the entry. */
+const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
 
 /** The codec's registered name (what zarr-python 3 writes). */
 export const BZ2_CODEC_NAME = "numcodecs.bz2";
@@ -55,20 +53,13 @@ export class Bz2Codec implements BytesToBytesCodec {
   }
 
   /** Decompresses a chunk's bytes; corrupt input fails naming `ctx.key`. */
-  /** Where and how a worker thread decodes (see `BytesToBytesCodec.workerDecode`). */
-  workerDecode(ctx: CodecCallContext): WorkerCall {
-    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] };
-  }
-
-  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
+  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
     throwIfAborted(ctx.signal);
-    return offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => {
-      try {
-        return bz2Decompress(bytes, { key: ctx.key });
-      } catch (error) {
-        throw asZarrError(error, "CODEC_FAILED", `bz2: cannot decode chunk "${ctx.key}"`, ctx.key);
-      }
-    });
+    try {
+      return bz2Decompress(bytes, { key: ctx.key });
+    } catch (error) {
+      throw asZarrError(error, "CODEC_FAILED", `bz2: cannot decode chunk "${ctx.key}"`, ctx.key);
+    }
   }
 
   /** The codec as metadata: `{name: "numcodecs.bz2", configuration: {level}}`. */
@@ -113,6 +104,7 @@ export const bz2: CodecEntry = {
   aliases: ["bz2"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-bz2",
+  worker: { moduleUrl: ENTRY_MODULE, exportName: "bz2" },
   fromConfig(configuration: JsonObject, context: CodecBuildContext): Bz2Codec {
     return new Bz2Codec(parseBz2Level(configuration, context.path));
   },

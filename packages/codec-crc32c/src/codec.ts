@@ -12,7 +12,6 @@ import {
   type JsonObject,
   type JsonPath,
   MetadataError,
-  type WorkerCall,
   workerModuleUrl,
 } from "@zarr/spec";
 import { CHECKSUM_SIZE, type ChecksumLocation, verifiedPayload } from "./checksum.js";
@@ -20,8 +19,6 @@ import { crc32c } from "./crc32c.js";
 
 export type { ChecksumLocation } from "./checksum.js";
 
-/** Where worker threads find the checksum check. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
 
 /** Configuration of the crc32c codec: empty, or numcodecs' `{location}`. */
 export interface Crc32cConfiguration {
@@ -51,11 +48,6 @@ class Crc32cCodec implements BytesToBytesCodec {
 
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
     return verifiedPayload(bytes, this.location, ctx.key);
-  }
-
-  /** Where a worker thread verifies the checksum when a pool decodes the whole chunk there. */
-  workerDecode(ctx: CodecCallContext): WorkerCall {
-    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [this.location, ctx.key] };
   }
 
   computeEncodedSize(decodedSize: number): number {
@@ -99,5 +91,7 @@ export const crc32cCodec: CodecEntry = {
   aliases: ["numcodecs.crc32c"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-crc32c",
+  worker: { moduleUrl: workerModuleUrl(import.meta.url, "codec.js"), exportName: "crc32cCodec" },
+  lightweight: true,
   fromConfig: (configuration, context) => new Crc32cCodec(parseLocation(configuration, context.path)),
 };

@@ -129,6 +129,7 @@ export function unzlibVerified(bytes: Uint8Array): Uint8Array {
 /** The fflate backend. */
 export const backend: DeflateBackend = {
   name: "fflate",
+  preferBlocking: true,
   // mtime 0 keeps the output deterministic (node:zlib writes 0 too).
   compressGzip: (bytes, level) => gzipSync(bytes, { level: fflateLevel(level), mtime: 0 }),
   decompressGzip: gunzipVerified,

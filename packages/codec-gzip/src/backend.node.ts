@@ -8,6 +8,7 @@
  * length field) and used as `chunkSize`, bounded so that an input lying about its size
  * cannot make us allocate more than a plausible amount before the data proves it.
  */
+import { isMainThread } from "node:worker_threads";
 import * as nodeZlib from "node:zlib";
 import type { DeflateBackend } from "./backend.js";
 import { inflateInto } from "./inflate-into.node.js";
@@ -119,6 +120,7 @@ function inflateChunkSize(bytes: Uint8Array): number {
 /** The node:zlib backend. */
 export const backend: DeflateBackend = {
   name: "node:zlib",
+  preferBlocking: !isMainThread,
   compressGzip: async (bytes, level) =>
     ownedBytes((await run(nodeZlib.gzip, bytes, { level, chunkSize: compressChunkSize(bytes.length, 18) })).buffer),
   decompressGzip,

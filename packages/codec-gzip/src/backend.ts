@@ -7,6 +7,12 @@
 export interface DeflateBackend {
   /** Which implementation this is: `"node:zlib"` or `"fflate"`. */
   readonly name: string;
+  /**
+   * True when blocking decoders suit the calling thread: a worker thread (it has nothing
+   * else to do meanwhile, and skips the hand-off to a thread pool), or a backend that only
+   * blocks. False on Node's main thread, where asynchronous zlib runs on libuv's pool.
+   */
+  readonly preferBlocking: boolean;
   /** One gzip member (RFC 1952) holding `bytes`. `level` is 0–9, or -1 for zlib's default (6). */
   compressGzip(bytes: Uint8Array, level: number): Uint8Array | Promise<Uint8Array>;
   /** The concatenated contents of every gzip member in `bytes` (trailing zero padding allowed). */

@@ -8,7 +8,6 @@ import {
   type CodecEntry,
   type ExtensionObject,
   throwIfAborted,
-  type WorkerCall,
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
@@ -16,8 +15,8 @@ import type { DeflateBackend } from "./backend.js";
 import { parseLevel } from "./configuration.js";
 
 const PACKAGE = "@zarr/codec-gzip";
-/** Where worker threads find the decoder. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
+/** Where worker threads find the entries (`gzip`, `zlib`, over the runtime's backend). */
+const ENTRIES = workerModuleUrl(import.meta.url, "index.js");
 
 type Transform = (bytes: Uint8Array, level: number) => Uint8Array | Promise<Uint8Array>;
 
@@ -32,6 +31,7 @@ class DeflateCodec implements BytesToBytesCodec {
     readonly level: number,
     private readonly compress: Transform,
     private readonly decompress: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array>,
+    private readonly backend: DeflateBackend,
   ) {}
 
   async encode(bytes: Uint8Array, ctx: CodecCallContext): Promise<Uint8Array> {
@@ -52,9 +52,23 @@ class DeflateCodec implements BytesToBytesCodec {
     }
   }
 
-  /** Where and how a worker thread decodes (see `BytesToBytesCodec.workerDecode`). */
-  workerDecode(ctx: CodecCallContext): WorkerCall {
-    return { moduleUrl: DECODE_TASK, exportName: "decode", intoExportName: "decodeInto", args: [this.name, ctx.key] };
+  /**
+   * Decodes into `scratch` where the backend can and blocking suits the thread (see
+   * `DeflateBackend.preferBlocking`); on Node's main thread, as `decode` does, so chunks
+   * inflate in parallel on libuv's pool.
+   */
+  decodeInto(bytes: Uint8Array, scratch: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
+    const backend = this.backend;
+    if (!backend.preferBlocking) return this.decode(bytes, ctx);
+    throwIfAborted(ctx.signal);
+    try {
+      const into = backend.decompressInto?.(bytes, this.name, scratch);
+      if (into !== undefined) return into;
+      const blocking = this.name === "gzip" ? backend.decompressGzipSync : backend.decompressZlibSync;
+      return blocking !== undefined ? blocking(bytes) : this.decode(bytes, ctx);
+    } catch (error) {
+      throw this.failure("decode", error, ctx.key);
+    }
   }
 
   /** Compressed sizes depend on the data. */
@@ -88,6 +102,7 @@ export function createGzipEntry(backend: DeflateBackend): CodecEntry {
     aliases: ["numcodecs.gzip"],
     codecKind: "bytes_to_bytes",
     package: PACKAGE,
+    worker: { moduleUrl: ENTRIES, exportName: "gzip" },
     fromConfig: (configuration, context) =>
       new DeflateCodec(
         "gzip",
@@ -95,6 +110,7 @@ export function createGzipEntry(backend: DeflateBackend): CodecEntry {
         parseLevel(configuration, context.path, "gzip", 5),
         backend.compressGzip,
         backend.decompressGzip,
+        backend,
       ),
   };
 }
@@ -110,6 +126,7 @@ export function createZlibEntry(backend: DeflateBackend): CodecEntry {
     aliases: ["numcodecs.zlib"],
     codecKind: "bytes_to_bytes",
     package: PACKAGE,
+    worker: { moduleUrl: ENTRIES, exportName: "zlib" },
     fromConfig: (configuration, context) =>
       new DeflateCodec(
         "zlib",
@@ -117,6 +134,7 @@ export function createZlibEntry(backend: DeflateBackend): CodecEntry {
         parseLevel(configuration, context.path, "zlib", 1),
         backend.compressZlib,
         backend.decompressZlib,
+        backend,
       ),
   };
 }

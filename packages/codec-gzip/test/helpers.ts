@@ -10,12 +10,13 @@ import { createGzipEntry, createZlibEntry } from "../src/codec.js";
 const nodeSyncBackend: DeflateBackend = {
   ...nodeBackend,
   name: "node:zlib (blocking decode)",
+  preferBlocking: true,
   decompressGzip: nodeBackend.decompressGzipSync as NonNullable<DeflateBackend["decompressGzipSync"]>,
   decompressZlib: nodeBackend.decompressZlibSync as NonNullable<DeflateBackend["decompressZlibSync"]>,
 };
 
 export const backends: readonly DeflateBackend[] = [nodeBackend, nodeSyncBackend, browserBackend];
-export { browserBackend, nodeBackend };
+export { browserBackend, nodeBackend, nodeSyncBackend };
 
 /** A build context as the pipeline passes it, for a codec at `codecs[1]`. */
 export const buildContext = { path: ["codecs", 1] } as unknown as CodecBuildContext;

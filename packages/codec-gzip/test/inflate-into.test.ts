@@ -1,8 +1,15 @@
 import { gunzipSync, gzipSync, deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { decode, decodeInto } from "../src/decode-task.js";
+import type { BytesToBytesCodec } from "@zarr/spec";
+import { createGzipEntry, createZlibEntry } from "../src/codec.js";
 import { inflateInto } from "../src/inflate-into.node.js";
-import { randomBytes } from "./helpers.js";
+import { makeCodec, nodeBackend, nodeSyncBackend, randomBytes } from "./helpers.js";
+
+/** The codec's decodeInto over a backend that blocks (as on a worker thread) or not. */
+async function codecs(format: "gzip" | "zlib"): Promise<{ blocking: BytesToBytesCodec; main: BytesToBytesCodec }> {
+  const entry = format === "gzip" ? createGzipEntry : createZlibEntry;
+  return { blocking: await makeCodec(entry(nodeSyncBackend)), main: await makeCodec(entry({ ...nodeBackend, preferBlocking: false })) };
+}
 
 const data = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 251 ^ (i >> 9));
 
@@ -41,27 +48,34 @@ describe("inflateInto (node:zlib into a kept buffer)", () => {
   });
 });
 
-describe("decodeInto (the worker entry point)", () => {
-  it("gives what decode gives, through the fast path or the fallback", async () => {
+describe("the codec's decodeInto (into a kept buffer)", () => {
+  it("gives what decode gives, through the fast path or the fallback, blocking or not", async () => {
     const one = gzipSync(data);
-    const inputs: [Uint8Array, "gzip" | "zlib"][] = [
-      [one, "gzip"],
-      [Buffer.concat([one, new Uint8Array(3), one]), "gzip"], // zero bytes between members, as Python reads them
-      [deflateSync(data), "zlib"],
+    // [input, format, decodes into the scratch buffer when it fits]
+    const inputs: [Uint8Array, "gzip" | "zlib", boolean][] = [
+      [one, "gzip", true],
+      [Buffer.concat([one, new Uint8Array(3), one]), "gzip", false], // zero bytes between members, as Python reads them
+      [deflateSync(data), "zlib", true],
     ];
-    for (const [bytes, format] of inputs) {
-      const expected = await decode(bytes, format, "k");
+    for (const [bytes, format, fast] of inputs) {
+      const { blocking, main } = await codecs(format);
+      const expected = await blocking.decode(bytes, { key: "k" });
       for (const scratch of [new Uint8Array(expected.length + 64), new Uint8Array(16)]) {
-        expect(Buffer.compare(decodeInto(bytes, scratch, format, "k"), expected)).toBe(0);
+        const got = await (blocking.decodeInto as NonNullable<BytesToBytesCodec["decodeInto"]>)(bytes, scratch, { key: "k" });
+        expect(Buffer.compare(got, expected)).toBe(0);
+        expect(got.buffer === scratch.buffer).toBe(fast && scratch.length > expected.length);
+        const async = await (main.decodeInto as NonNullable<BytesToBytesCodec["decodeInto"]>)(bytes, scratch, { key: "k" });
+        expect(Buffer.compare(async, expected)).toBe(0);
       }
     }
     expect(Buffer.compare(gunzipSync(one), data)).toBe(0);
   });
 
-  it("names the chunk when the data is corrupt", () => {
+  it("names the chunk when the data is corrupt", async () => {
     const bad = gzipSync(data);
     bad[bad.length - 8] ^= 1;
-    expect(() => decodeInto(bad, new Uint8Array(data.length + 64), "gzip", "a/c/1/2")).toThrow(
+    const { blocking } = await codecs("gzip");
+    expect(() => (blocking.decodeInto as NonNullable<BytesToBytesCodec["decodeInto"]>)(bad, new Uint8Array(data.length + 64), { key: "a/c/1/2" })).toThrow(
       expect.objectContaining({ code: "CODEC_FAILED", message: expect.stringContaining('"a/c/1/2"') }),
     );
   });

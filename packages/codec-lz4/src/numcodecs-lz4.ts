@@ -9,7 +9,6 @@ import {
   describeJson,
   type JsonObject,
   MetadataError,
-  offload,
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
@@ -17,7 +16,7 @@ import { lz4DecompressBlockInto } from "./lz4-decode.js";
 import { lz4CompressBlockInto, lz4CompressBound } from "./lz4-encode.js";
 
 /** Where worker threads find the decoder. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
+const ENTRY_MODULE = workerModuleUrl(import.meta.url, "numcodecs-lz4.js");
 
 /** LZ4 cannot expand data by more than this factor (a 1-byte match token covers at most ~255 bytes). */
 const MAX_RATIO = 255;
@@ -115,14 +114,14 @@ export const lz4: CodecEntry = {
   aliases: ["lz4"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-lz4",
+  worker: { moduleUrl: ENTRY_MODULE, exportName: "lz4" },
   fromConfig(configuration, { path }): BytesToBytesCodec {
     const { acceleration } = parseConfig(configuration, path);
     return {
       kind: "bytes_to_bytes",
       name: "numcodecs.lz4",
       encode: (bytes) => numcodecsLz4Encode(bytes, acceleration),
-      decode: (bytes, ctx) => offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => numcodecsLz4Decode(bytes, ctx.key)),
-      workerDecode: (ctx) => ({ moduleUrl: DECODE_TASK, exportName: "decode", args: [ctx.key] }),
+      decode: (bytes, ctx) => numcodecsLz4Decode(bytes, ctx.key),
       toJSON: () => ({ name: "numcodecs.lz4", configuration: { acceleration } }),
     };
   },

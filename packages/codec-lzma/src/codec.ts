@@ -1,16 +1,11 @@
 /** The `numcodecs.lzma` codec entry (alias `lzma`): bytes → bytes. */
 import type { BytesToBytesCodec, CodecBuildContext, CodecCallContext, CodecEntry, JsonObject } from "@zarr/spec";
-import {
-  offload,
-  throwIfAborted,
-  type WorkerCall,
-  workerModuleUrl,
-} from "@zarr/spec";
+import { throwIfAborted, workerModuleUrl } from "@zarr/spec";
 import { compressWith, decompressWith, guard, metadataFailure } from "./compress.js";
 import { type ParsedOptions, parseOptions } from "./options.js";
 
-/** Where worker threads find the decoder. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
+/** Where worker threads find the entry. */
+const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
 
 /** The codec's registered name. */
 export const LZMA_CODEC_NAME = "numcodecs.lzma";
@@ -29,16 +24,9 @@ class LzmaCodec implements BytesToBytesCodec {
     return guard(ctx.key, "encode", () => compressWith(bytes, this.options, ctx.key, metadataFailure(this.path)));
   }
 
-  /** Where and how a worker thread decodes (see `BytesToBytesCodec.workerDecode`). */
-  workerDecode(ctx: CodecCallContext): WorkerCall {
-    return { moduleUrl: DECODE_TASK, exportName: "decode", args: [this.options, ctx.key] };
-  }
-
-  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
+  decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
     throwIfAborted(ctx.signal);
-    return offload(ctx.workers, DECODE_TASK, "decode", bytes, [this.options, ctx.key], () =>
-      guard(ctx.key, "decode", () => decompressWith(bytes, this.options, ctx.key)),
-    );
+    return guard(ctx.key, "decode", () => decompressWith(bytes, this.options, ctx.key));
   }
 
   toJSON() {
@@ -69,6 +57,7 @@ export const lzma: CodecEntry = {
   aliases: ["lzma"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-lzma",
+  worker: { moduleUrl: ENTRY_MODULE, exportName: "lzma" },
   fromConfig(configuration: JsonObject, context: CodecBuildContext) {
     const options = parseOptions(configuration, metadataFailure(context.path));
     return new LzmaCodec(options, context.path);

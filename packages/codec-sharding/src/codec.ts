@@ -9,16 +9,17 @@ import {
   type ByteSource,
   type ChunkSpec,
   type ChunkUpdate,
+  type DecodeTarget,
   type CodecBuildContext,
   type CodecCallContext,
   type CodecEntry,
   type CodecPipeline,
   type DataType,
-  type DimIndexer,
   type ExtensionObject,
   type JsonObject,
   MetadataError,
   type NdArray,
+  workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import type { CachedIndex, ShardCodecState } from "./codec-state.js";
@@ -26,9 +27,12 @@ import { checkDivides, type IndexLocation, parseShardingConfiguration } from "./
 import { ShardVanished } from "./errors.js";
 import { LruCache } from "./lru-cache.js";
 import { resolveShardingOptions, type ResolvedShardingOptions, type ShardingOptions } from "./options.js";
-import { decodeShard, decodeShardPartial } from "./read.js";
+import { decodeShard, decodeShardPartialInto } from "./read.js";
 import { EMPTY_U64, ShardFormat } from "./shard-format.js";
 import { encodeShard, encodeShardPartial } from "./write.js";
+
+/** Where worker threads find {@link shardingIndexed}. */
+const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
 
 /** The codec's registered name. */
 export const SHARDING_CODEC_NAME = "sharding_indexed";
@@ -46,6 +50,8 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
   readonly name = SHARDING_CODEC_NAME;
   /** Inner chunks are cut out with strided copies, so any layout is accepted. */
   readonly acceptsStrided = true;
+  /** A shard is read in parts: its index, then the inner chunks a selection needs. */
+  readonly partialReads = true;
   readonly cache: LruCache<CachedIndex>;
   private readonly formats = new Map<string, ShardFormat>();
 
@@ -82,13 +88,8 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
     return guard(ctx, "decode", () => decodeShard(this, bytes, spec, ctx));
   }
 
-  decodePartial(
-    source: ByteSource,
-    selection: readonly DimIndexer[],
-    spec: ChunkSpec,
-    ctx: CodecCallContext,
-  ): Promise<NdArray | undefined> {
-    return guard(ctx, "read part of", () => decodeShardPartial(this, source, selection, spec, ctx));
+  decodePartialInto(source: ByteSource, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<boolean> {
+    return guard(ctx, "read part of", () => decodeShardPartialInto(this, source, spec, target, ctx));
   }
 
   encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Promise<Uint8Array> {
@@ -156,6 +157,9 @@ export function createShardingEntry(options: ShardingOptions = {}): CodecEntry {
     name: SHARDING_CODEC_NAME,
     codecKind: "array_to_bytes",
     package: "@zarr/codec-sharding",
+    // Workers rebuild the codec from the default entry: only that one's tuning is theirs.
+    ...(Object.keys(options).length === 0 ? { worker: { moduleUrl: ENTRY_MODULE, exportName: "shardingIndexed" } } : {}),
+    lightweight: true,
     async fromConfig(configuration: JsonObject, context: CodecBuildContext): Promise<ArrayToBytesCodec> {
       const { spec, path } = context;
       const config = parseShardingConfiguration(configuration, spec.shape, path);

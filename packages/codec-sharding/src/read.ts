@@ -1,18 +1,20 @@
 /**
  * Reading shards: the whole shard (`decode`), or only what a selection needs
- * (`decodePartial`: the index, cached, then coalesced ranges of the touched inner chunks).
+ * (`decodePartialInto`: the index, cached, then coalesced ranges of the touched inner
+ * chunks). Inner chunks decode straight into the caller's target: no shard-sized array.
  */
 import {
   type ByteSource,
   type ChunkSpec,
   type CodecCallContext,
   cStrides,
-  copyRegion,
+  type DecodeTarget,
   type DimIndexer,
   fillRegion,
   fullSelection,
   type NdArray,
   shapeSize,
+  subTarget,
   ZarrError,
 } from "@zarr/spec";
 import { memorySource, windowSource } from "./byte-sources.js";
@@ -20,7 +22,7 @@ import { type CachedIndex, cachedBytes, fillIsZero, innerSpecOf, type ShardCodec
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
 import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
-import { projectDimension, selectionShape, type TouchedChunk, touchedChunks } from "./inner-grid.js";
+import { projectDimension, type TouchedChunk, touchedChunks } from "./inner-grid.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
 
 /** Reads and validates the index of a whole shard in memory. */
@@ -70,35 +72,36 @@ export async function decodeShard(
   const selection = fullSelection(spec.shape);
   const perDim = selection.map((s, d) => projectDimension(s, state.chunkShape[d], spec.shape[d], d, false));
   const out = allocateResult(spec, spec.shape);
-  await readTouched(state, format, index, touchedChunks(perDim, format.gridStrides), { whole: bytes }, out, spec, ctx);
+  const target: DecodeTarget = { out, src: selection, dst: selection, outIsZero: true };
+  await readTouched(state, format, index, touchedChunks(perDim, format.gridStrides), { whole: bytes }, target, spec, ctx);
   return out;
 }
 
 /**
- * Decodes the elements `selection` picks from the shard behind `source`, reading as
- * little as possible; `undefined` when the shard is missing.
+ * Decodes the elements `target.src` picks from the shard behind `source` into `target`,
+ * reading as little as possible; false when the shard is missing.
  */
-export async function decodeShardPartial(
+export async function decodeShardPartialInto(
   state: ShardCodecState,
   source: ByteSource,
-  selection: readonly DimIndexer[],
   spec: ChunkSpec,
+  target: DecodeTarget,
   ctx: CodecCallContext,
-): Promise<NdArray | undefined> {
+): Promise<boolean> {
+  const selection = target.src;
   checkRank(selection, spec);
   const format = state.format(spec.shape, ctx.key);
   const perDim = selection.map((s, d) => projectDimension(s, state.chunkShape[d], spec.shape[d], d, false));
   const touched = touchedChunks(perDim, format.gridStrides);
-  const outShape = selectionShape(selection);
   for (let attempt = 0; ; attempt++) {
     const hit = attempt === 0 && source.rangesAreCheap ? state.cache.get(ctx.key) : undefined;
     const cached = hit !== undefined && hit.format === format ? hit : undefined;
     try {
-      return await readSelection(state, format, source, touched, outShape, cached, spec, ctx);
+      return await readSelection(state, format, source, touched, target, cached, spec, ctx);
     } catch (error) {
       if (cached === undefined) {
         // Deleted between the index read and the inner chunk reads: it is missing now.
-        if (error instanceof ShardVanished) return undefined;
+        if (error instanceof ShardVanished) return false;
         throw error;
       }
       // A cached index may be stale (the shard was rewritten or deleted elsewhere):
@@ -121,11 +124,11 @@ async function readSelection(
   format: ShardFormat,
   source: ByteSource,
   touched: TouchedChunk[],
-  outShape: number[],
+  target: DecodeTarget,
   cached: CachedIndex | undefined,
   spec: ChunkSpec,
   ctx: CodecCallContext,
-): Promise<NdArray | undefined> {
+): Promise<boolean> {
   let index: ShardIndex;
   let from: ShardBytes;
   if (cached !== undefined) {
@@ -134,7 +137,7 @@ async function readSelection(
   } else if (!source.rangesAreCheap || touched.length === format.count) {
     // No range reads, or every inner chunk is needed: one request for everything.
     const whole = await source.get(undefined, ctx.signal);
-    if (whole === undefined) return undefined;
+    if (whole === undefined) return false;
     index = await indexOfWholeShard(state, format, whole, ctx);
     if (source.rangesAreCheap) {
       const entry = { format, index, end: { verifiedEnd: Number.MAX_SAFE_INTEGER } };
@@ -143,42 +146,39 @@ async function readSelection(
     from = { whole };
   } else {
     const fetched = await fetchIndex(state, format, source, ctx);
-    if (fetched === undefined) return undefined;
+    if (fetched === undefined) return false;
     index = fetched;
     const entry = { format, index, end: { verifiedEnd: 0 } };
     state.cache.set(ctx.key, entry, cachedBytes(index));
     from = { source, end: entry.end };
   }
-  const out = allocateResult(spec, outShape);
-  await readTouched(state, format, index, touched, from, out, spec, ctx);
-  return out;
+  await readTouched(state, format, index, touched, from, target, spec, ctx);
+  return true;
 }
 
-/** Decodes every touched inner chunk into `out` (empty ones give the fill value). */
+/** Decodes every touched inner chunk into `target` (empty ones give the fill value). */
 async function readTouched(
   state: ShardCodecState,
   format: ShardFormat,
   index: ShardIndex,
   touched: readonly TouchedChunk[],
   from: ShardBytes,
-  out: NdArray,
+  target: DecodeTarget,
   spec: ChunkSpec,
   ctx: CodecCallContext,
 ): Promise<void> {
   const { dataType, fillValue } = spec;
-  const width = dataType.width;
-  const zeroFill = fillIsZero(spec);
+  const skipFill = target.outIsZero === true && fillIsZero(spec);
   const e = index.entries;
   const wanted: TouchedChunk[] = [];
   for (const t of touched) {
     if (e[2 * t.linear] !== EMPTY) wanted.push(t);
-    else if (!zeroFill) fillRegion(out, t.out, fillValue, dataType);
+    else if (!skipFill) fillRegion(target.out, subTarget(target, t.local, t.out).dst, fillValue, dataType);
   }
   if (wanted.length === 0) return;
   const innerSpec = innerSpecOf(state, spec);
   const inner = state.inner;
-  const partial = inner.decodePartial;
-  if (partial !== undefined) {
+  if (inner.partialReads) {
     // Nested sharding: each inner chunk reads only what it needs from its own byte range.
     await forEachBounded(
       wanted,
@@ -189,14 +189,13 @@ async function readTouched(
         const window =
           "whole" in from ? memorySource(from.whole.subarray(offset, offset + nbytes)) : windowSource(from.source, offset, nbytes);
         const key = innerChunkKey(ctx.key, t.coords);
-        let part: NdArray | undefined;
+        let found: boolean;
         try {
-          part = await partial(window, t.local, innerSpec, { key, signal: ctx.signal });
+          found = await inner.decodePartialInto(window, innerSpec, subTarget(target, t.local, t.out), { key, signal: ctx.signal });
         } catch (error) {
           throw fromInnerError(error, ctx.key, key, "decode");
         }
-        if (part === undefined) throw new ShardVanished(ctx.key);
-        copyRegion(part, fullSelection(part.shape), out, t.out, width);
+        if (!found) throw new ShardVanished(ctx.key);
       },
       ctx.signal,
     );
@@ -204,12 +203,10 @@ async function readTouched(
   }
   await fetchInnerChunks(format, index, wanted, from, state.options, ctx, async (t, bytes) => {
     const key = innerChunkKey(ctx.key, t.coords);
-    let chunk: NdArray;
     try {
-      chunk = await inner.decode(bytes, innerSpec, { key, signal: ctx.signal });
+      await inner.decodeInto(bytes, innerSpec, subTarget(target, t.local, t.out), { key, signal: ctx.signal });
     } catch (error) {
       throw fromInnerError(error, ctx.key, key, "decode");
     }
-    copyRegion(chunk, t.local, out, t.out, width);
   });
 }

@@ -247,14 +247,12 @@ describe("the index cache", () => {
   });
 });
 
-describe("decodePartial with a ByteSource", () => {
-  it("counts requests and returns undefined for a missing shard", async () => {
+describe("decodePartialInto with a ByteSource", () => {
+  it("counts requests, writes into the caller's target and reports a missing shard", async () => {
     const registry = registryWith();
     const { store, data, reopen } = await makeArray(registry);
     const arr = await reopen();
-    const partial = arr.codecs.decodePartial;
-    expect(partial).toBeDefined();
-    if (partial === undefined) return;
+    expect(arr.codecs.partialReads).toBe(true);
     const shard = store.map.get("a/c/0/0");
     const spec = arr.chunkSpec([0, 0]);
     const source = countingSource(shard);
@@ -262,19 +260,28 @@ describe("decodePartial with a ByteSource", () => {
       { start: 4, step: 1, count: 4 },
       { indices: [17, 3, 40] },
     ];
-    const out = await partial(source, sel, spec, { key: "k" });
-    expect(out?.shape).toEqual([4, 3]);
-    const expected: number[] = [];
-    for (let r = 4; r < 8; r++) for (const c of [17, 3, 40]) expected.push(data[r * 64 + c]);
-    expect(Array.from(out?.data as Int16Array)).toEqual(expected);
+    // The selection lands at rows 1..4 (every other column) of a larger result.
+    const outArray = { data: new Int16Array(6 * 7).fill(-1), shape: [6, 7], stride: [7, 1] };
+    const dst = [
+      { start: 1, step: 1, count: 4 },
+      { start: 0, step: 2, count: 3 },
+    ];
+    const target = { out: outArray, src: sel, dst };
+    expect(await arr.codecs.decodePartialInto(source, spec, target, { key: "k" })).toBe(true);
+    const expected = new Int16Array(6 * 7).fill(-1);
+    for (let r = 0; r < 4; r++) {
+      for (const [k, c] of [17, 3, 40].entries()) expected[(r + 1) * 7 + 2 * k] = data[(r + 4) * 64 + c];
+    }
+    expect(Array.from(outArray.data)).toEqual(Array.from(expected));
     // Index, then one coalesced range for inner chunks (1,0), (1,2), (1,5).
     expect(source.requests).toHaveLength(2);
     const missing = countingSource(undefined);
-    expect(await partial(missing, sel, spec, { key: "gone" })).toBeUndefined();
+    expect(await arr.codecs.decodePartialInto(missing, spec, target, { key: "gone" })).toBe(false);
     expect(missing.requests).toHaveLength(1);
     const whole = countingSource(shard, false);
-    const viaWhole = await partial(whole, sel, spec, { key: "w" });
-    expect(Array.from(viaWhole?.data as Int16Array)).toEqual(expected);
+    outArray.data.fill(-1);
+    expect(await arr.codecs.decodePartialInto(whole, spec, target, { key: "w" })).toBe(true);
+    expect(Array.from(outArray.data)).toEqual(Array.from(expected));
     expect(whole.requests).toEqual([undefined as ByteRange | undefined]);
   });
 });

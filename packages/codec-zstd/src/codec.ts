@@ -4,7 +4,6 @@ import {
   type BytesToBytesCodec,
   type CodecCallContext,
   type CodecEntry,
-  offload,
   throwIfAborted,
   workerModuleUrl,
   ZarrError,
@@ -14,8 +13,13 @@ import { decodeFrames } from "./decoder/decompress.js";
 import { zstdCompress } from "./encoder/frame.js";
 import { compressWithZlib, loadNativeZlib } from "./native.js";
 
-/** Where worker threads find the decoder. */
-const DECODE_TASK = workerModuleUrl(import.meta.url, "decode-task.js");
+/** Where worker threads find the entry. */
+const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
+
+function decodeFailure(error: unknown, key: string): ZarrError {
+  if (error instanceof ZarrError) return error;
+  return asZarrError(error, "CODEC_FAILED", `zstd: cannot decode chunk "${key}"`, key);
+}
 
 /**
  * Creates a `zstd` codec. Encoding uses libzstd from `node:zlib` when the running Node
@@ -46,17 +50,22 @@ export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}):
         throw asZarrError(error, "CODEC_FAILED", `zstd: cannot encode chunk "${ctx.key}"`, ctx.key);
       }
     },
-    workerDecode: (ctx: CodecCallContext) => ({ moduleUrl: DECODE_TASK, exportName: "decode", intoExportName: "decodeInto", args: [ctx.key] }),
-    decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
+    decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
       throwIfAborted(ctx.signal);
-      return offload(ctx.workers, DECODE_TASK, "decode", bytes, [ctx.key], () => {
-        try {
-          return decodeFrames(bytes, undefined, ctx.key);
-        } catch (error) {
-          if (error instanceof ZarrError) throw error;
-          throw asZarrError(error, "CODEC_FAILED", `zstd: cannot decode chunk "${ctx.key}"`, ctx.key);
-        }
-      });
+      try {
+        return decodeFrames(bytes, undefined, ctx.key);
+      } catch (error) {
+        throw decodeFailure(error, ctx.key);
+      }
+    },
+    /** Into the start of `scratch` when the frames declare their sizes and the total fits. */
+    decodeInto(bytes: Uint8Array, scratch: Uint8Array, ctx: CodecCallContext): Uint8Array {
+      throwIfAborted(ctx.signal);
+      try {
+        return decodeFrames(bytes, undefined, ctx.key, scratch);
+      } catch (error) {
+        throw decodeFailure(error, ctx.key);
+      }
     },
     toJSON() {
       return { name: "zstd", configuration: { level, checksum } };
@@ -79,6 +88,7 @@ export const zstd: CodecEntry = {
   aliases: ["numcodecs.zstd"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-zstd",
+  worker: { moduleUrl: ENTRY_MODULE, exportName: "zstd" },
   fromConfig(configuration, context) {
     return createZstdCodec(parseZstdConfiguration(configuration, context.path));
   },

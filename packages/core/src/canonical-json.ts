@@ -6,7 +6,7 @@
  * bytes as lowercase hex (fixed ones without trailing NUL bytes); strings as strings.
  */
 import { type DataType, isJsonObject, type JsonObject, type JsonValue, type Scalar, ZarrError } from "@zarr/spec";
-import type { ArrayData } from "./array-io.js";
+import type { ArrayData } from "./read.js";
 
 /** What canonical JSON needs of a struct field (see `StructDataType.fields`). */
 interface StructFieldLike {

@@ -31,17 +31,9 @@ export {
   type CreateArrayOptions,
   type ExtensionLike,
 } from "./hierarchy.js";
-export {
-  get,
-  set,
-  DEFAULT_CONCURRENCY,
-  type ArrayData,
-  type GetOptions,
-  type SetOptions,
-  type SetValue,
-  type InputArray,
-  type Progress,
-} from "./array-io.js";
+export { get, type ArrayData, type GetOptions } from "./read.js";
+export { set, type SetOptions, type SetValue, type InputArray } from "./write.js";
+export { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 export { resize, type ResizeOptions } from "./resize.js";
 export { ChunkCache, createChunkCache, type ChunkCacheOptions } from "./chunk-cache.js";
 export {

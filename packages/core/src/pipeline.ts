@@ -6,23 +6,27 @@ import {
   type ArrayToArrayCodec,
   type ArrayToBytesCodec,
   asZarrError,
+  type ByteSource,
   type BytesToBytesCodec,
   type ChunkSpec,
   type Codec,
   type CodecBuildContext,
   type CodecCallContext,
+  type CodecEntry,
   type CodecPipeline,
+  copyRegion,
+  type DecodeTarget,
+  type DimIndexer,
   type ExtensionObject,
   type JsonPath,
   MetadataError,
+  type ModuleExport,
   type NdArray,
-  cStrides,
-  shapeSize,
   throwIfAborted,
-  type WorkerCall,
   toCContiguous,
   ZarrError,
 } from "@zarr/spec";
+import { giveScratch, takeScratch } from "./engine/scratch.js";
 import type { Registry } from "./registry.js";
 
 const KIND_TEXT = {
@@ -46,6 +50,7 @@ export async function buildPipeline(
   const arrayToArray: ArrayToArrayCodec[] = [];
   let arrayToBytes: ArrayToBytesCodec | undefined;
   const bytesToBytes: BytesToBytesCodec[] = [];
+  const offload = new OffloadInfo();
   let current = spec;
   for (let i = 0; i < codecs.length; i++) {
     const def = codecs[i];
@@ -57,6 +62,7 @@ export async function buildPipeline(
       if (def.must_understand === false && error instanceof ZarrError && error.code === "CODEC_UNKNOWN") continue;
       throw error;
     }
+    offload.addEntry(entry);
     const stage = entry.codecKind;
     if (stage === "array_to_array" && arrayToBytes !== undefined) {
       throw new MetadataError(path, `array→array codec "${def.name}" must come before the array→bytes codec`, { key: options.key });
@@ -76,7 +82,11 @@ export async function buildPipeline(
     const context: CodecBuildContext = {
       spec: current,
       path,
-      buildPipeline: (inner, innerSpec, innerPath) => buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath }),
+      buildPipeline: async (inner, innerSpec, innerPath) => {
+        const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath });
+        offload.addPipeline(nested);
+        return nested;
+      },
       resolveDataType: async (name, configuration = {}) => {
         const dt = await registry.dataType(name, { key: options.key, path });
         return dt.fromConfig(name, configuration, path);
@@ -106,7 +116,56 @@ export async function buildPipeline(
   if (arrayToBytes === undefined) {
     throw new MetadataError(basePath, 'the codec chain has no array→bytes codec (such as "bytes")', { key: options.key });
   }
-  return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes);
+  return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload);
+}
+
+/** What the entries of a chain (nested chains included) declare about worker threads. */
+class OffloadInfo {
+  modules: ModuleExport[] | undefined = [];
+  worth = false;
+
+  addEntry(entry: CodecEntry): void {
+    if (entry.worker === undefined) this.modules = undefined;
+    else if (this.modules !== undefined && !this.modules.some((m) => sameExport(m, entry.worker as ModuleExport))) {
+      this.modules.push(entry.worker);
+    }
+    if (entry.lightweight !== true) this.worth = true;
+  }
+
+  addPipeline(pipeline: CodecPipeline): void {
+    const nested = pipeline.workerModules;
+    if (nested === undefined) this.modules = undefined;
+    else for (const m of nested) if (this.modules !== undefined && !this.modules.some((k) => sameExport(k, m))) this.modules.push(m);
+    if (pipeline.worthOffloading) this.worth = true;
+  }
+}
+
+function sameExport(a: ModuleExport, b: ModuleExport): boolean {
+  return a.moduleUrl === b.moduleUrl && a.exportName === b.exportName;
+}
+
+/** Size of the input buffer a whole-value read starts with (larger values get their own, kept for the next). */
+const INPUT_SPARE_BYTES = 1 << 20;
+
+/** Extra bytes a decompression scratch buffer gets, so decoders that learn the size only by decoding see that it fit. */
+const SCRATCH_SPARE = 64;
+
+/** Turns negative-step ranges into ascending ones (array→bytes codecs read ascending selections). */
+function ascending(target: DecodeTarget): DecodeTarget {
+  if (!target.src.some((s) => "step" in s && s.step < 0)) return target;
+  const src: DimIndexer[] = target.src.slice();
+  const dst: DimIndexer[] = target.dst.slice();
+  for (let d = 0; d < src.length; d++) {
+    const s = src[d];
+    const t = dst[d];
+    if ("step" in s && s.step < 0) {
+      src[d] = { start: s.start + (s.count - 1) * s.step, step: -s.step, count: s.count };
+      dst[d] = "step" in t
+        ? { start: t.start + (s.count - 1) * t.step, step: -t.step, count: s.count }
+        : { indices: Float64Array.from(t.indices).reverse() };
+    }
+  }
+  return { out: target.out, src, dst, outIsZero: target.outIsZero };
 }
 
 function failed(error: unknown, codec: Codec, op: string, ctx: CodecCallContext): ZarrError {
@@ -114,30 +173,24 @@ function failed(error: unknown, codec: Codec, op: string, ctx: CodecCallContext)
   return asZarrError(error, "CODEC_FAILED", `Codec "${codec.name}" failed to ${op} chunk "${ctx.key}"`, ctx.key);
 }
 
+/** A resolved codec chain (see {@link buildPipeline}). */
 export class Pipeline implements CodecPipeline {
   readonly codecs: readonly Codec[];
-  readonly decodePartial: CodecPipeline["decodePartial"];
   readonly encodePartial: CodecPipeline["encodePartial"];
+  readonly workerModules: readonly ModuleExport[] | undefined;
+  readonly worthOffloading: boolean;
+  readonly partialReads: boolean;
 
   constructor(
     private readonly arrayToArray: readonly ArrayToArrayCodec[],
     private readonly arrayToBytes: ArrayToBytesCodec,
     private readonly bytesToBytes: readonly BytesToBytesCodec[],
+    offload: { modules: ModuleExport[] | undefined; worth: boolean } = { modules: undefined, worth: false },
   ) {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
-    // Partial decoding reads byte ranges of the stored value, which is only possible
-    // when nothing transforms the value as a whole before the array→bytes codec sees it.
-    const partial = arrayToBytes.decodePartial;
-    this.decodePartial =
-      partial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
-        ? async (source, selection, spec, ctx) => {
-            try {
-              return await partial.call(arrayToBytes, source, selection, spec, ctx);
-            } catch (error) {
-              throw failed(error, arrayToBytes, "decode", ctx);
-            }
-          }
-        : undefined;
+    this.workerModules = offload.modules;
+    this.worthOffloading = offload.worth;
+    this.partialReads = arrayToBytes.partialReads === true && arrayToArray.length === 0 && bytesToBytes.length === 0;
     const partialWrite = arrayToBytes.encodePartial;
     this.encodePartial =
       partialWrite !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
@@ -198,7 +251,82 @@ export class Pipeline implements CodecPipeline {
         throw failed(error, c, "decode", ctx);
       }
     }
+    return this.decodeArray(bytes, this.specs(spec), ctx);
+  }
+
+  async decodeInto(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<void> {
     const specs = this.specs(spec);
+    const abSpec = specs[specs.length - 1];
+    // The last bytes→bytes decoder (the compressor) writes into a reused buffer when it can
+    // and the decoded size is known.
+    let scratch: Uint8Array | undefined;
+    try {
+      for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
+        const c = this.bytesToBytes[i];
+        throwIfAborted(ctx.signal);
+        try {
+          if (i === 0 && c.decodeInto !== undefined) {
+            const size = this.arrayToBytes.computeEncodedSize?.(abSpec);
+            if (size !== undefined) {
+              scratch = takeScratch(size + SCRATCH_SPARE);
+              bytes = await c.decodeInto(bytes, scratch, ctx);
+              continue;
+            }
+          }
+          bytes = await c.decode(bytes, ctx);
+        } catch (error) {
+          throw failed(error, c, "decode", ctx);
+        }
+      }
+      if (this.arrayToArray.length === 0) {
+        const ab = this.arrayToBytes;
+        try {
+          if (ab.decodeInto !== undefined) await ab.decodeInto(bytes, abSpec, target, ctx);
+          else copyRegion(await ab.decode(bytes, abSpec, ctx), target.src, target.out, target.dst, spec.dataType.width);
+        } catch (error) {
+          throw failed(error, ab, "decode", ctx);
+        }
+        return;
+      }
+      const chunk = await this.decodeArray(bytes, specs, ctx);
+      copyRegion(chunk, target.src, target.out, target.dst, spec.dataType.width);
+    } finally {
+      if (scratch !== undefined) giveScratch(scratch);
+    }
+  }
+
+  async decodePartialInto(source: ByteSource, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<boolean> {
+    const ab = this.arrayToBytes;
+    // Partial reads take byte ranges of the stored value, which is only possible when
+    // nothing transforms the value as a whole before the array→bytes codec sees it.
+    if (ab.decodePartialInto !== undefined && this.arrayToArray.length === 0 && this.bytesToBytes.length === 0) {
+      try {
+        return await ab.decodePartialInto(source, spec, ascending(target), ctx);
+      } catch (error) {
+        throw failed(error, ab, "decode", ctx);
+      }
+    }
+    let spare: Uint8Array | undefined;
+    let bytes: Uint8Array | undefined;
+    if (source.getInto !== undefined) {
+      spare = takeScratch(INPUT_SPARE_BYTES);
+      bytes = await source.getInto(spare, ctx.signal);
+    } else bytes = await source.get(undefined, ctx.signal);
+    try {
+      if (bytes === undefined) return false;
+      throwIfAborted(ctx.signal);
+      await this.decodeInto(bytes, spec, target, ctx);
+      return true;
+    } finally {
+      if (spare !== undefined) {
+        // A value larger than the spare came in an array of its own: keep that one instead.
+        giveScratch(bytes !== undefined && bytes.buffer !== spare.buffer ? bytes : spare);
+      }
+    }
+  }
+
+  /** Bytes → the decoded chunk, for chains with array→array codecs. */
+  private async decodeArray(bytes: Uint8Array, specs: ChunkSpec[], ctx: CodecCallContext): Promise<NdArray> {
     let array: NdArray;
     try {
       array = await this.arrayToBytes.decode(bytes, specs[specs.length - 1], ctx);
@@ -228,38 +356,6 @@ export class Pipeline implements CodecPipeline {
 
   clearCache(): void {
     this.arrayToBytes.clearCache?.();
-  }
-
-  /**
-   * How a worker can decode chunks of `spec` on its own: only when the chain is transposes,
-   * a little-endian (or single-byte) `bytes` codec over a type whose bytes are its memory,
-   * and bytes→bytes codecs that say how to run in a worker. The chunk view comes from
-   * running the transposes' (metadata-only) decode on an empty chunk.
-   */
-  async workerPlan(
-    spec: ChunkSpec,
-    ctx: CodecCallContext,
-  ): Promise<{ stages: WorkerCall[]; expectedBytes: number; chunkStride: number[]; chunkOffset: number } | undefined> {
-    const ab = this.arrayToBytes;
-    if (ab.name !== "bytes" || spec.dataType.bytesAreMemory !== true || spec.dataType.byteSize === undefined) return undefined;
-    if (ab.toJSON().configuration.endian === "big" && spec.dataType.componentSize > 1) return undefined;
-    if (this.arrayToArray.some((c) => c.name !== "transpose")) return undefined;
-    const stages: WorkerCall[] = [];
-    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
-      const call = this.bytesToBytes[i].workerDecode?.(ctx);
-      if (call === undefined) return undefined;
-      stages.push(call);
-    }
-    const specs = this.specs(spec);
-    const encodedShape = specs[specs.length - 1].shape;
-    let view: NdArray = { data: [], shape: encodedShape, stride: cStrides(encodedShape) };
-    for (let i = this.arrayToArray.length - 1; i >= 0; i--) view = await this.arrayToArray[i].decode(view, specs[i], ctx);
-    return {
-      stages,
-      expectedBytes: shapeSize(encodedShape) * spec.dataType.byteSize,
-      chunkStride: view.stride,
-      chunkOffset: view.offset ?? 0,
-    };
   }
 
   invalidate(key: string): void {

@@ -14,7 +14,7 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_CONCURRENCY, type Progress } from "./array-io.js";
+import { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 import { invalidateChunkCaches } from "./chunk-cache.js";
 import { writeNodeMetadata } from "./metadata-io.js";
 import { resolveArray, type ZarrArray } from "./nodes.js";

@@ -43,12 +43,19 @@ describe("decoded-chunk cache", () => {
     expect(chunkCache.entries).toBe(4);
     expect(chunkCache.misses).toBe(4);
     const decode = vi.spyOn(arr.codecs, "decode");
+    const decodeInto = vi.spyOn(arr.codecs, "decodeInto");
+    const decodePartialInto = vi.spyOn(arr.codecs, "decodePartialInto");
     expect(await values(arr, [slice(0, 4), slice(1, 5)])).toEqual(cold);
     expect(await values(arr, [3, slice(0, 6)])).toEqual([18, 19, 20, 21, 22, 23]);
     expect(chunkReads(counts)).toBe(4);
     expect(decode).not.toHaveBeenCalled();
+    expect(decodeInto).not.toHaveBeenCalled();
+    expect(decodePartialInto).not.toHaveBeenCalled();
     expect(chunkCache.hits).toBe(6);
     expect(chunkCache.bytes).toBe(4 * (24 + 64));
+    // A chunk not cached yet is decoded (once) through the pipeline.
+    await values(arr, [5, 5]);
+    expect(decodeInto).toHaveBeenCalledTimes(1);
   });
 
   it("is opt-in: without it every get reads the store", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { offload, WORKER_MIN_BYTES, workerModuleUrl, ZarrError } from "../src/index.js";
+import { workerModuleUrl, ZarrError } from "../src/index.js";
 import { createWorkerPool } from "../src/workers/index.js";
 
 // A worker module, as a codec package would ship one (plain JavaScript).
@@ -63,15 +63,6 @@ describe("createWorkerPool", () => {
     expect((e as ZarrError).key).toBe("c/1/2");
     const missing = await pool.run(TASK, "nope", []).catch((x: ZarrError) => x);
     expect((missing as ZarrError).message).toContain('no function export "nope"');
-  });
-
-  it("offload runs small inputs here and large ones in the pool, leaving the input intact", async () => {
-    const local = () => "here";
-    expect(await offload(pool, TASK, "double", new Uint8Array(10), [], local)).toBe("here");
-    const big = new Uint8Array(WORKER_MIN_BYTES).fill(3);
-    const out = (await offload(pool, TASK, "double", big, [], local)) as unknown as Uint8Array;
-    expect(out[0]).toBe(6);
-    expect(big.length).toBe(WORKER_MIN_BYTES); // a copy travelled, not the caller's buffer
   });
 
   it("rejects calls after close", async () => {

@@ -9,8 +9,8 @@ import type { JsonPath } from "./errors.js";
 import type { ExtensionObject } from "./extension.js";
 import type { JsonObject } from "./json.js";
 import type { DimIndexer, NdArray } from "./ndarray.js";
-import type { ByteRange } from "./store.js";
-import type { WorkerPool } from "./workers.js";
+import type { ByteRange, ReadIntoRange } from "./store.js";
+import type { ModuleExport } from "./workers.js";
 
 /** The representation of a chunk at some point of the codec chain. */
 export interface ChunkSpec {
@@ -25,8 +25,23 @@ export interface CodecCallContext {
   /** Store key of the chunk being encoded or decoded (or a description for inner chunks). */
   key: string;
   signal?: AbortSignal;
-  /** Worker threads a codec may use for CPU-heavy work on large inputs. */
-  workers?: WorkerPool;
+}
+
+/**
+ * Where decoded elements go: the chunk-local positions `src` of a decoded chunk are
+ * written to the positions `dst` of the caller's `out` (one indexer per dimension, equal
+ * counts). `out` is usually the final result of a read, so a codec that decodes into a
+ * target writes each element once, with no chunk-sized intermediate array.
+ */
+export interface DecodeTarget {
+  out: NdArray;
+  src: readonly DimIndexer[];
+  dst: readonly DimIndexer[];
+  /**
+   * True when the `dst` region of `out` holds zeros already (a fresh result): writing a
+   * fill value that is all zero bits there may be skipped.
+   */
+  outIsZero?: boolean;
 }
 
 /** Array → array: transforms the array representation (shape, layout or data type). */
@@ -49,6 +64,14 @@ export interface ByteSource {
   get(range?: ByteRange, signal?: AbortSignal): Promise<Uint8Array | undefined>;
   /** True when `get` with a range reads only that range (false: ranges are sliced from the whole value). */
   readonly rangesAreCheap: boolean;
+  /**
+   * Scatter read of the value straight into the caller's memory (see
+   * `ReadableStore.readInto`); present when the store can. Resolves the value's total
+   * size, or `undefined` when it is missing.
+   */
+  readInto?(ranges: readonly ReadIntoRange[], signal?: AbortSignal): Promise<number | undefined>;
+  /** The whole value into the start of `spare` when it fits (see `ReadableStore.getInto`). */
+  getInto?(spare: Uint8Array, signal?: AbortSignal): Promise<Uint8Array | undefined>;
 }
 
 /** Array → bytes: serialises an array. Exactly one per codec chain. */
@@ -58,22 +81,27 @@ export interface ArrayToBytesCodec {
   /** Input must be C-contiguous unless {@link acceptsStrided} is true. */
   encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
   decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): NdArray | Promise<NdArray>;
+  /**
+   * Decodes `bytes` and writes the elements `target.src` selects into `target.out` at
+   * `target.dst`. Optional: without it the pipeline calls `decode` and copies.
+   */
+  decodeInto?(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): void | Promise<void>;
+  /**
+   * Decodes the stored value behind `source` into `target`, reading only what `target.src`
+   * (ascending, chunk-local) needs: byte ranges of a shard, or a scatter read of raw bytes
+   * straight into the result. Resolves false when the value is missing (the caller fills
+   * the region). Used when nothing precedes this codec's bytes in the chain.
+   */
+  decodePartialInto?(source: ByteSource, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<boolean>;
+  /**
+   * True when stored values are containers that `decodePartialInto` reads in parts (the
+   * index and inner chunks of a shard): caches of whole decoded chunks skip such chains.
+   */
+  readonly partialReads?: boolean;
   /** Encoded size in bytes for a chunk of `spec`, when fixed (needed for sharding indexes). */
   computeEncodedSize?(spec: ChunkSpec): number | undefined;
   /** True when `encode` accepts any strided view. */
   readonly acceptsStrided?: boolean;
-  /**
-   * Partial decoding: reads only what `selection` (chunk-local, one indexer per
-   * dimension, positive steps) needs from `source`. Resolves the selected elements as a
-   * C-contiguous array whose shape is the selection's lengths, or `undefined` when the
-   * stored value is missing.
-   */
-  decodePartial?(
-    source: ByteSource,
-    selection: readonly DimIndexer[],
-    spec: ChunkSpec,
-    ctx: CodecCallContext,
-  ): Promise<NdArray | undefined>;
   /**
    * Partial update: rewrites a stored value (read from `source`, possibly missing) with
    * the elements `update.selection` (chunk-local, one indexer per dimension, positive
@@ -109,29 +137,16 @@ export interface BytesToBytesCodec {
   readonly name: string;
   encode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
+  /**
+   * Decodes into the start of `scratch` when the result fits, returning a view of it, and
+   * otherwise into an array of its own. Optional: lets a reader reuse one output buffer
+   * from chunk to chunk instead of allocating (and page-faulting) a fresh one each time.
+   * The caller owns `scratch` until the returned view is consumed.
+   */
+  decodeInto?(bytes: Uint8Array, scratch: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array>;
   /** Encoded size for `decodedSize` input bytes, when fixed (e.g. crc32c: +4). */
   computeEncodedSize?(decodedSize: number): number | undefined;
-  /**
-   * How a worker thread can run this codec's decode: export `exportName` of `moduleUrl`,
-   * called as `fn(bytes, ...args)` and returning the decoded bytes. Lets the core decode a
-   * whole chunk (and copy it into a shared result) inside a worker.
-   */
-  workerDecode?(ctx: CodecCallContext): WorkerCall;
   toJSON(): ExtensionObject;
-}
-
-/** A function call a worker thread can make (see `BytesToBytesCodec.workerDecode`). */
-export interface WorkerCall {
-  moduleUrl: string;
-  exportName: string;
-  args: unknown[];
-  /**
-   * Optionally, an export of the same module that decodes into a buffer the worker keeps
-   * between chunks: `fn(bytes, scratch, ...args)`, synchronous, returning the decoded
-   * bytes as a view of the start of `scratch` when they fit, else as a new array. Saves
-   * allocating (and page-faulting) a fresh output for every chunk.
-   */
-  intoExportName?: string;
 }
 
 /** Any codec. */
@@ -148,8 +163,25 @@ export interface CodecPipeline {
   decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray>;
   /** Encoded size for a chunk of `spec` when every codec in the chain has a fixed size. */
   computeEncodedSize(spec: ChunkSpec): number | undefined;
-  /** Present when the chain can decode part of a stored value from byte ranges. */
-  decodePartial?: ArrayToBytesCodec["decodePartial"];
+  /** Decodes `bytes` (a whole stored value) into `target`. */
+  decodeInto(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<void>;
+  /**
+   * Reads the stored value behind `source` and decodes what `target.src` selects into
+   * `target`, reading only the parts needed when the array→bytes codec can (shards,
+   * scatter reads of raw bytes) and the whole value otherwise. Resolves false when the
+   * value is missing: the caller fills the region.
+   */
+  decodePartialInto(source: ByteSource, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<boolean>;
+  /**
+   * The worker modules of every codec entry in the chain (nested chains included), or
+   * `undefined` when some codec does not declare one: chunks of such a chain are decoded
+   * on the calling thread.
+   */
+  readonly workerModules: readonly ModuleExport[] | undefined;
+  /** True when some codec of the chain is not `lightweight`: decoding is worth a worker. */
+  readonly worthOffloading: boolean;
+  /** True when the chain is one array→bytes codec with `partialReads` (a shard container). */
+  readonly partialReads: boolean;
   /** Present when the chain can update part of a stored value without re-encoding all of it. */
   encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */
@@ -192,5 +224,16 @@ export interface CodecEntry {
   readonly codecKind: CodecKind;
   /** The npm package providing the codec (for error messages). */
   readonly package?: string;
+  /**
+   * Where worker threads find this same entry: an export of an ES module. Declaring it
+   * lets the executor run chunk tasks of arrays using this codec in a worker pool (every
+   * codec of the chain must declare one). Use `workerModuleUrl(import.meta.url, "x.js")`.
+   */
+  readonly worker?: ModuleExport;
+  /**
+   * True for codecs whose decoding costs little (checksums, layout changes): a chain of
+   * only such codecs is never worth a trip to a worker.
+   */
+  readonly lightweight?: boolean;
   fromConfig(configuration: JsonObject, context: CodecBuildContext): Codec | Promise<Codec>;
 }

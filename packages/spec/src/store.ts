@@ -18,11 +18,6 @@ export interface StoreRequestOptions {
 
 /** Reading. `get` resolves `undefined` for a missing key; other failures reject with `STORE_FAILED`. */
 export interface ReadableStore {
-  /**
-   * True when `get` and `getRange` return buffers nobody else holds (a fresh ArrayBuffer
-   * per call): callers may then hand them to a worker thread without copying.
-   */
-  readonly ownsReturnedBuffers?: boolean;
   get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
   /** Reads part of a value; `undefined` when the key is missing. */
   getRange?(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
@@ -37,25 +32,28 @@ export interface ReadableStore {
    */
   readInto?(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined>;
   /**
-   * How a worker thread can read the whole value at `key` itself, so that with a worker
-   * pool a chunk is read and decoded without its bytes passing through the calling thread
-   * (see {@link WorkerRead}); `undefined` when this key cannot be read that way. Wrappers
-   * that observe or change reads (counting, caching, prefixing) must not pass it through.
+   * Reads the whole value into the start of `spare` when it fits, resolving a view of
+   * `spare`, and otherwise into an array of its own; `undefined` when the key is missing.
+   * Lets a reader reuse one input buffer from chunk to chunk. The caller owns `spare`
+   * until it has consumed the result.
    */
-  workerRead?(key: string): WorkerRead | undefined;
+  getInto?(key: string, spare: Uint8Array, options?: StoreRequestOptions): Promise<Uint8Array | undefined>;
+  /**
+   * How a worker thread opens an equivalent store of its own (a module export called with
+   * `args`, returning the store), so chunk tasks run in a worker read their chunks there
+   * instead of passing the bytes through the calling thread; `undefined` when it cannot.
+   * Wrappers that observe or change reads (counting, caching, prefixing) must not pass it
+   * through.
+   */
+  workerStore?(): WorkerStoreRecipe | undefined;
 }
 
-/**
- * A blocking read made by a worker thread (see `ReadableStore.workerRead`). The module's
- * export is called as `fn(spare, ...args)` and returns the value, as a view of the start of
- * `spare` when it fits and otherwise as an array of its own, or `undefined` when the key
- * is missing. A failed read throws a `ZarrError` with code `STORE_FAILED` naming the key.
- */
-export interface WorkerRead {
-  /** Absolute URL of an ES module that worker threads can import. */
+/** How a worker thread builds a store: `await module[exportName](...args)` of the module at `moduleUrl`. */
+export interface WorkerStoreRecipe {
+  /** Absolute URL of an ES module (or a name registered with the worker runtime). */
   moduleUrl: string;
   exportName: string;
-  /** Structured-cloneable arguments after `spare`. */
+  /** Structured-cloneable arguments. */
   args: unknown[];
 }
 

@@ -13,7 +13,7 @@ import {
   type ReadableStore,
   type StoreRequestOptions,
   throwIfAborted,
-  type WorkerRead,
+  type WorkerStoreRecipe,
   type WritableStore,
   workerModuleUrl,
   ZarrError,
@@ -21,12 +21,12 @@ import {
 import { writeFileAtomic } from "./atomic-write.js";
 import { errorCode, isMissing, lstat, readdir, removeTree, unlink } from "./fs-calls.js";
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
-import { fileSize, readFileInto, readFileRange, readWholeFile } from "./read-file.js";
+import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
 
-/** The module worker threads import for `workerRead`. */
-const WORKER_READ = workerModuleUrl(import.meta.url, "worker-read.js");
+/** The module worker threads import for `workerStore`. */
+const THIS_MODULE = workerModuleUrl(import.meta.url, "file-system-store.js");
 
 /** Options of {@link FileSystemStore}. */
 export interface FileSystemStoreOptions {
@@ -59,8 +59,6 @@ export interface FileSystemStoreOptions {
  * ```
  */
 export class FileSystemStore implements ReadableStore, WritableStore, ListableStore {
-  /** Every read returns a fresh buffer (callers may move it to a worker thread). */
-  readonly ownsReturnedBuffers = true;
   /** Absolute path of the store's root directory. */
   readonly root: string;
   /** True when writes are refused. */
@@ -127,11 +125,27 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   }
 
   /**
-   * How a worker thread reads a whole value itself (see `ReadableStore.workerRead`): with
-   * a worker pool, `get` then reads and decodes compressed chunks entirely in the workers.
+   * Reads a whole value into the start of `spare` when it fits, else into a buffer of its
+   * own (see `ReadableStore.getInto`): a reader reuses one input buffer for every chunk.
    */
-  workerRead(key: string): WorkerRead {
-    return { moduleUrl: WORKER_READ, exportName: "readWhole", args: [keyToPath(this.root, key), key, this.root] };
+  async getInto(key: string, spare: Uint8Array, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    try {
+      return await readWholeFileInto(path, spare, signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /**
+   * How a worker thread opens this store read-only (see `ReadableStore.workerStore`): with
+   * a worker pool, chunk tasks then read their chunks in the workers, so no chunk bytes
+   * pass through the calling thread.
+   */
+  workerStore(): WorkerStoreRecipe {
+    return { moduleUrl: THIS_MODULE, exportName: "openFileSystemStore", args: [this.root, { readOnly: true }] };
   }
 
   /** Size in bytes of a value without reading it; `undefined` when the key is missing. */
@@ -323,4 +337,17 @@ async function emptyDirectory(dir: string, signal: AbortSignal | undefined): Pro
     throwIfAborted(signal);
     await removeTree(nodePath.join(dir, entry.name));
   }
+}
+
+/**
+ * Creates a {@link FileSystemStore} (a function form, for worker threads that build the
+ * store from `workerStore()`'s recipe).
+ *
+ * @example
+ * ```ts
+ * const store = openFileSystemStore("data.zarr", { readOnly: true });
+ * ```
+ */
+export function openFileSystemStore(root: string, options: FileSystemStoreOptions = {}): FileSystemStore {
+  return new FileSystemStore(root, options);
 }

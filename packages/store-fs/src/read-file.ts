@@ -58,6 +58,23 @@ export function readWholeFile(path: string, signal?: AbortSignal): Promise<Uint8
 }
 
 /**
+ * Reads a whole file into the start of `spare` when it fits (a view of it), else into an
+ * exact-size buffer of its own, as {@link readWholeFile} does.
+ */
+export function readWholeFileInto(path: string, spare: Uint8Array, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+  return withReadableFile(path, async (fd) => {
+    const stats = await fstat(fd);
+    if (!stats.isFile()) return undefined;
+    throwIfAborted(signal);
+    const size = stats.size;
+    const buffer = size <= spare.length ? spare.subarray(0, size) : allocExact(size);
+    const got = await readFully(fd, buffer, 0);
+    // A file truncated by someone else after fstat gives a short read: keep what exists.
+    return got === size ? buffer : buffer.subarray(0, got);
+  });
+}
+
+/**
  * Reads only the bytes of `range` with a positional read, clamped to the file like an
  * HTTP range request (past the end → empty). Suffix ranges, open-ended ranges, empty
  * ranges and very long ranges take the size (and regular-file check) from `fstat` first.

@@ -70,8 +70,6 @@ const isSuccess = (status: number): boolean => status >= 200 && status <= 299;
  * ```
  */
 export class HttpStore implements ReadableStore, WritableStore {
-  /** Every read returns a fresh buffer (callers may move it to a worker thread). */
-  readonly ownsReturnedBuffers = true;
   /** The base URL every key is appended to (with the base's query string, without credentials). */
   readonly url: string;
   /** True when `set` and `delete` refuse with `STORE_READ_ONLY` (the default). */

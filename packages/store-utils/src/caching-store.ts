@@ -62,8 +62,8 @@ function keyOf(id: string): string {
  *   that does not change underneath, or invalidate yourself.
  * - Listing passes through uncached; `getSize` is answered from a cached whole value.
  * - Returned bytes are shared with the cache: treat them as read-only (as with
- *   `MemoryStore`). `ownsReturnedBuffers` is therefore never set, and `readInto` is not
- *   offered (it would bypass the cache; callers fall back to `get`, which is cached).
+ *   `MemoryStore`). `readInto`, `getInto` and `workerStore` are not offered (they would
+ *   bypass the cache; callers fall back to `get`, which is cached).
  *
  * @example
  * ```ts

@@ -22,9 +22,10 @@ export const STORE_METHODS = [
 
 /**
  * The members of a wrapper built on {@link instrumentStore}: those of the store it wraps,
- * except `workerRead`, whose reads (made by worker threads) the wrapper could not see.
+ * except `workerStore` (a worker's own store: the wrapper could not see its reads) and
+ * `getInto` (reads go through `get`, which the wrapper observes).
  */
-export type InstrumentedMembers = Omit<Store, "workerRead">;
+export type InstrumentedMembers = Omit<Store, "workerStore" | "getInto">;
 
 /** The name of a store method. */
 export type StoreMethod = (typeof STORE_METHODS)[number];
@@ -94,16 +95,13 @@ const valueOutcome = (value: Uint8Array | undefined): CallOutcome =>
 
 /**
  * The methods of `inner`, each reporting to `observe`. Methods `inner` lacks are absent
- * (not stubs), and `ownsReturnedBuffers` is copied when `inner` declares it.
+ * (not stubs).
  */
 export function instrumentStore(inner: Store, observe: CallObserver): Methods & Pick<Store, "get"> {
   const out: Methods & Pick<Store, "get"> = {
     get: (key: string, options?: StoreRequestOptions) =>
       observed(observe({ method: "get", key }), () => inner.get(key, options), valueOutcome),
   };
-  if (inner.ownsReturnedBuffers !== undefined) {
-    Object.defineProperty(out, "ownsReturnedBuffers", { value: inner.ownsReturnedBuffers, enumerable: true });
-  }
   const { getRange, getSize, readInto, set, delete: del, deletePrefix, list, listPrefix, listDir } = inner;
   if (typeof getRange === "function") {
     out.getRange = (key: string, range: ByteRange, options?: StoreRequestOptions) =>

@@ -1,5 +1,5 @@
 import { MemoryStore } from "@zarr/core";
-import { type ByteRange, isListable, type ReadableStore, isWritable, resolveByteRange, supportsRanges } from "@zarr/spec";
+import { type ByteRange, isListable, isWritable, resolveByteRange, supportsRanges } from "@zarr/spec";
 import { HttpStore } from "@zarr/store-http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -182,9 +182,9 @@ describe("CachingStore", () => {
     expect((await cached.listDir!("")).keys).toEqual(["y"]);
     expect(isListable(cached)).toBe(true);
     expect(isWritable(cached)).toBe(true);
-    expect((cached as ReadableStore).ownsReturnedBuffers).toBeUndefined();
     expect("readInto" in cached).toBe(false);
-    expect("workerRead" in cached).toBe(false);
+    expect("getInto" in cached).toBe(false);
+    expect("workerStore" in cached).toBe(false);
     const httpStore = new HttpStore("http://127.0.0.1:9/");
     const http = new CachingStore(httpStore, { maxBytes: 10 });
     expect(isListable(http)).toBe(false);

@@ -46,7 +46,6 @@ describe("transparency", () => {
         expect(isListable(wrapped)).toBe(isListable(inner));
         expect(isWritable(wrapped)).toBe(isWritable(inner));
         expect(supportsRanges(wrapped)).toBe(supportsRanges(inner));
-        expect(wrapped.ownsReturnedBuffers).toBe(inner.ownsReturnedBuffers);
       }
     });
   }
@@ -55,14 +54,15 @@ describe("transparency", () => {
     expect(isListable(new CountingStore(new HttpStore("http://127.0.0.1:9/")))).toBe(false);
     const fs = new CountingStore(new FileSystemStore(tempDir()));
     expect(typeof fs.readInto).toBe("function");
-    expect(fs.ownsReturnedBuffers).toBe(true);
   });
 
-  it("hides workerRead: worker threads would read past the wrapper", () => {
+  it("hides workerStore and getInto: worker threads and buffer reuse would read past the wrapper", () => {
     const inner = new FileSystemStore(tempDir());
-    expect(typeof inner.workerRead).toBe("function");
+    expect(typeof inner.workerStore).toBe("function");
+    expect(typeof inner.getInto).toBe("function");
     for (const wrapped of [new CountingStore(inner), new LoggingStore(inner, () => {})]) {
-      expect("workerRead" in wrapped).toBe(false);
+      expect("workerStore" in wrapped).toBe(false);
+      expect("getInto" in wrapped).toBe(false);
     }
   });
 });

@@ -1,22 +1,40 @@
 /**
  * The `bytes` codec: the data type's fixed-size binary representation in little- or
  * big-endian order. Decoding is a zero-copy view when the bytes are little-endian and
- * aligned (the data type decides; see `DataType.fromBytes`).
+ * aligned (the data type decides; see `DataType.fromBytes`); when the bytes are exactly
+ * the result's memory layout and the store can scatter-read, a chunk goes from the store
+ * straight into the result (`decodePartialInto`).
  */
 import {
   type ArrayToBytesCodec,
+  type ByteSource,
   type ChunkSpec,
+  type CodecCallContext,
   type CodecEntry,
+  copyRegion,
+  type DecodeTarget,
   type JsonObject,
   cStrides,
   describeJson,
   MetadataError,
   shapeSize,
+  workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
+import { scatterRanges } from "./scatter-ranges.js";
 
 function expectedSize(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function wrongSize(key: string, got: number, spec: ChunkSpec, want: number): ZarrError {
+  return new ZarrError(
+    "CODEC_FAILED",
+    `Chunk "${key}" has ${got} bytes, but ${JSON.stringify(spec.shape)} elements of ${spec.dataType.name} take ${want}`,
+    { key },
+  );
 }
 
 /** The `bytes` codec entry. */
@@ -24,6 +42,8 @@ export const bytesCodec: CodecEntry = {
   type: "codec",
   name: "bytes",
   codecKind: "array_to_bytes",
+  worker: { moduleUrl: workerModuleUrl(import.meta.url, "bytes.js"), exportName: "bytesCodec" },
+  lightweight: true,
   fromConfig(configuration, { spec, path }): ArrayToBytesCodec {
     for (const k of Object.keys(configuration)) {
       if (k !== "endian") throw new MetadataError([...path, "configuration", k], `unknown configuration field "${k}"`);
@@ -49,23 +69,46 @@ export const bytesCodec: CodecEntry = {
     const littleEndian = endian !== "big";
     const fromBytes = dataType.fromBytes.bind(dataType);
     const toBytes = dataType.toBytes.bind(dataType);
+    // The stored bytes are the elements' memory: scatter reads may put them in place.
+    const bytesAreLayout =
+      LITTLE_ENDIAN_HOST && dataType.bytesAreMemory === true && (littleEndian || dataType.componentSize === 1);
+    const decode = (bytes: Uint8Array, chunkSpec: ChunkSpec, ctx: CodecCallContext) => {
+      const n = shapeSize(chunkSpec.shape);
+      const want = n * (chunkSpec.dataType.byteSize ?? 0);
+      if (bytes.length !== want) throw wrongSize(ctx.key, bytes.length, chunkSpec, want);
+      return { data: fromBytes(bytes, n, littleEndian), shape: chunkSpec.shape.slice(), stride: cStrides(chunkSpec.shape) };
+    };
+    const decodeInto = (bytes: Uint8Array, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) => {
+      copyRegion(decode(bytes, chunkSpec, ctx), target.src, target.out, target.dst, chunkSpec.dataType.width);
+    };
     return {
       kind: "array_to_bytes",
       name: "bytes",
       encode(chunk) {
         return toBytes(chunk.data, littleEndian);
       },
-      decode(bytes, chunkSpec, ctx) {
-        const n = shapeSize(chunkSpec.shape);
-        const want = n * (chunkSpec.dataType.byteSize ?? 0);
-        if (bytes.length !== want) {
-          throw new ZarrError(
-            "CODEC_FAILED",
-            `Chunk "${ctx.key}" has ${bytes.length} bytes, but ${JSON.stringify(chunkSpec.shape)} elements of ${chunkSpec.dataType.name} take ${want}`,
-            { key: ctx.key },
-          );
+      decode,
+      decodeInto,
+      async decodePartialInto(source: ByteSource, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) {
+        const itemBytes = chunkSpec.dataType.byteSize ?? 0;
+        const ranges =
+          bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data)
+            ? scatterRanges(chunkSpec.shape, target.src, target.out, target.dst, itemBytes)
+            : undefined;
+        if (ranges === undefined) {
+          // Not a layout a scatter read can fill: read the value and copy from it.
+          const bytes = await source.get(undefined, ctx.signal);
+          if (bytes === undefined) return false;
+          decodeInto(bytes, chunkSpec, target, ctx);
+          return true;
         }
-        return { data: fromBytes(bytes, n, littleEndian), shape: chunkSpec.shape.slice(), stride: cStrides(chunkSpec.shape) };
+        const size = await (source.readInto as NonNullable<ByteSource["readInto"]>)(ranges, ctx.signal);
+        if (size === undefined) return false;
+        // A value of another size (truncated, or not this array's chunk) leaves the
+        // targets unspecified: the read fails rather than return short data.
+        const want = shapeSize(chunkSpec.shape) * itemBytes;
+        if (size !== want) throw wrongSize(ctx.key, size, chunkSpec, want);
+        return true;
       },
       computeEncodedSize: expectedSize,
       toJSON: () => ({ name: "bytes", configuration: endian === undefined ? ({} as JsonObject) : { endian } }),

@@ -9,6 +9,7 @@ import {
   describeJson,
   MetadataError,
   type NdArray,
+  workerModuleUrl,
 } from "@zarr/spec";
 
 /** The `transpose` codec entry: `order` is a permutation (or the legacy "C" / "F"). */
@@ -16,6 +17,8 @@ export const transposeCodec: CodecEntry = {
   type: "codec",
   name: "transpose",
   codecKind: "array_to_array",
+  worker: { moduleUrl: workerModuleUrl(import.meta.url, "transpose.js"), exportName: "transposeCodec" },
+  lightweight: true,
   fromConfig(configuration, { spec, path }): ArrayToArrayCodec {
     for (const k of Object.keys(configuration)) {
       if (k !== "order") throw new MetadataError([...path, "configuration", k], `unknown configuration field "${k}"`);

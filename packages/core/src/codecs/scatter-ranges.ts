@@ -1,30 +1,16 @@
 /**
- * Reading uncompressed chunks straight into the result: when a chunk is stored as plain
- * little-endian bytes that are exactly the in-memory layout, the store's scatter read
- * (`readInto`) lets the kernel copy each selected run of the file into its place in the
- * result. No intermediate buffer, no decode, no JavaScript copy; and because file reads
- * run on libuv's thread pool, several chunks are copied on several cores at once.
+ * Scatter-read ranges for the `bytes` codec: when a chunk is stored as plain bytes that
+ * are exactly the in-memory layout, the store's scatter read (`readInto`) lets the kernel
+ * copy each selected run of the file into its place in the result. No intermediate
+ * buffer, no decode, no JavaScript copy; and because file reads run on libuv's thread
+ * pool, several chunks are copied on several cores at once.
  */
-import type { DimIndexer, NdArray, ReadIntoRange, Store, TypedArray } from "@zarr/spec";
-import type { ZarrArray } from "./nodes.js";
+import type { DimIndexer, NdArray, ReadIntoRange, TypedArray } from "@zarr/spec";
 
 /** Runs shorter than this are cheaper to copy in JavaScript than to scatter-read. */
 const MIN_RUN_BYTES = 256;
 /** Above this many runs per chunk the range list itself costs too much; use the normal path. */
 const MAX_RUNS = 1 << 16;
-
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** True when chunks of `array` may be scatter-read into a result of its data type. */
-export function canReadDirect(array: ZarrArray): boolean {
-  const { store, codecs, dataType } = array;
-  if (typeof (store as Store).readInto !== "function" || !LITTLE_ENDIAN_HOST) return false;
-  if (codecs.codecs.length !== 1) return false;
-  const only = codecs.codecs[0];
-  if (only.kind !== "array_to_bytes" || only.name !== "bytes") return false;
-  if (only.toJSON().configuration.endian === "big" && dataType.componentSize > 1) return false;
-  return dataType.bytesAreMemory === true && dataType.byteSize !== undefined;
-}
 
 interface Dim {
   count: number;

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { decode, decodeInto } from "../src/decode-task.js";
+import type { BytesToBytesCodec } from "@zarr/spec";
+import { createZstdCodec } from "../src/codec.js";
 import { zstdCompress } from "../src/encoder/frame.js";
 
-describe("the worker entry points", () => {
+const codec = createZstdCodec();
+const decodeInto = (bytes: Uint8Array, scratch: Uint8Array, key: string) =>
+  (codec.decodeInto as NonNullable<BytesToBytesCodec["decodeInto"]>)(bytes, scratch, { key }) as Uint8Array;
+const decode = (bytes: Uint8Array, key: string) => codec.decode(bytes, { key }) as Uint8Array;
+
+describe("decoding into a kept buffer (decodeInto)", () => {
   const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251 ^ (i >> 9));
   const frame = zstdCompress(bytes, 3);
 

@@ -1,0 +1,140 @@
+/**
+ * The chunk task as a worker thread runs it: build (once) the same codec chain and store
+ * the calling thread has, from their descriptions, then run the same read as the calling
+ * thread would, into the shared result.
+ */
+import {
+  type ByteSource,
+  type ChunkSpec,
+  type CodecEntry,
+  type CodecPipeline,
+  type DataType,
+  type DecodeTarget,
+  type DimIndexer,
+  type ExtensionObject,
+  type JsonValue,
+  type ModuleExport,
+  type Scalar,
+  type Store,
+  type TypedArray,
+  type WorkerStoreRecipe,
+  ZarrError,
+} from "@zarr/spec";
+import { buildPipeline } from "../pipeline.js";
+import { createRegistry } from "../registry.js";
+import { storeSource } from "./store-source.js";
+
+/** An array's codec chain as a worker rebuilds it. */
+export interface WorkerArray {
+  /** The chain as in the array's metadata. */
+  codecs: ExtensionObject[];
+  /** Where the worker finds the entries of every codec in the chain. */
+  modules: ModuleExport[];
+  dataType: string | ExtensionObject;
+  /** The fill value as metadata JSON. */
+  fillValue: JsonValue;
+  /** The chunk shape the chain was built for (the first chunk's). */
+  buildShape: number[];
+}
+
+/** One chunk read, as sent to a worker. */
+export interface WorkerChunkRead {
+  array: WorkerArray;
+  /** A store the worker opens itself, or the chunk's bytes (moved to the worker). */
+  source: { store: WorkerStoreRecipe } | { bytes: Uint8Array };
+  key: string;
+  shape: number[];
+  /** The result: a typed array over a SharedArrayBuffer, with its view geometry. */
+  out: { data: TypedArray; stride: number[]; offset: number };
+  src: DimIndexer[];
+  dst: DimIndexer[];
+  outIsZero: boolean;
+}
+
+interface Built {
+  pipeline: CodecPipeline;
+  dataType: DataType;
+  fillValue: Scalar;
+}
+
+const chains = new Map<string, Promise<Built>>();
+const stores = new Map<string, Promise<Store>>();
+const modules = new Map<string, Promise<Record<string, unknown>>>();
+
+function load(url: string): Promise<Record<string, unknown>> {
+  let loading = modules.get(url);
+  if (loading === undefined) {
+    loading = import(url) as Promise<Record<string, unknown>>;
+    modules.set(url, loading);
+  }
+  return loading;
+}
+
+async function build(array: WorkerArray): Promise<Built> {
+  const entries: CodecEntry[] = [];
+  for (const m of array.modules) {
+    const entry = (await load(m.moduleUrl))[m.exportName] as CodecEntry | undefined;
+    if (entry?.type !== "codec") throw new ZarrError("CODEC_UNKNOWN", `${m.moduleUrl} has no codec entry "${m.exportName}"`);
+    entries.push(entry);
+  }
+  const registry = createRegistry(entries);
+  const dt = typeof array.dataType === "string" ? { name: array.dataType, configuration: {} } : array.dataType;
+  const dataType = (await registry.dataType(dt.name)).fromConfig(dt.name, dt.configuration ?? {}, ["data_type"]);
+  const fillValue = dataType.parseFillValue(array.fillValue, ["fill_value"]);
+  const pipeline = await buildPipeline(array.codecs, { shape: array.buildShape, dataType, fillValue }, registry);
+  return { pipeline, dataType, fillValue };
+}
+
+function chainOf(array: WorkerArray): Promise<Built> {
+  const id = JSON.stringify(array);
+  let built = chains.get(id);
+  if (built === undefined) {
+    built = build(array);
+    chains.set(id, built);
+    // A failed build is not kept: the next task tries again and reports its own error.
+    built.catch(() => chains.delete(id));
+  }
+  return built;
+}
+
+function storeOf(recipe: WorkerStoreRecipe): Promise<Store> {
+  const id = JSON.stringify(recipe);
+  let store = stores.get(id);
+  if (store === undefined) {
+    store = load(recipe.moduleUrl).then((m) => (m[recipe.exportName] as (...a: unknown[]) => Store | Promise<Store>)(...recipe.args));
+    stores.set(id, store);
+    store.catch(() => stores.delete(id));
+  }
+  return store;
+}
+
+function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    rangesAreCheap: true,
+    async get(range) {
+      if (range === undefined) return bytes;
+      if ("suffixLength" in range) return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
+      return bytes.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
+    },
+  };
+}
+
+/** Reads one chunk into the shared result; false when it is not stored. */
+export async function readChunk(task: WorkerChunkRead): Promise<boolean> {
+  const { pipeline, dataType, fillValue } = await chainOf(task.array);
+  const source =
+    "bytes" in task.source ? bytesSource(task.source.bytes) : storeSource(await storeOf(task.source.store), task.key, undefined);
+  const spec: ChunkSpec = { shape: task.shape, dataType, fillValue };
+  const target: DecodeTarget = {
+    out: { data: task.out.data, shape: [], stride: task.out.stride, offset: task.out.offset },
+    src: task.src,
+    dst: task.dst,
+    outIsZero: task.outIsZero,
+  };
+  try {
+    return await pipeline.decodePartialInto(source, spec, target, { key: task.key });
+  } finally {
+    // Cached state (shard indexes) could go stale: the calling thread's writes never reach it.
+    pipeline.clearCache();
+  }
+}

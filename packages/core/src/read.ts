@@ -1,0 +1,134 @@
+/**
+ * Reading array elements: `get` over NumPy-style orthogonal selections. Every chunk the
+ * selection touches is one task of the executor, which reads it and decodes its selected
+ * elements straight into the result, on this thread or in a worker pool.
+ */
+import {
+  cStrides,
+  type DataArray,
+  type DataType,
+  fillRegion,
+  mapConcurrent,
+  type NdArray,
+  shapeSize,
+  throwIfAborted,
+  type TypedArray,
+  type WorkerPool,
+  ZarrError,
+} from "@zarr/spec";
+import type { ChunkCache } from "./chunk-cache.js";
+import { createExecutor } from "./engine/executor.js";
+import type { ZarrArray } from "./nodes.js";
+import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
+import type { Selection } from "./selection.js";
+
+/** Options of `get`. */
+export interface GetOptions {
+  /** Cancels the operation; pending chunk reads stop and the call rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Chunks in flight at once (default 16). */
+  concurrency?: number;
+  /** Called after each chunk. */
+  onProgress?: (progress: Progress) => void;
+  /**
+   * Worker threads for CPU-heavy codecs (`createWorkerPool` from `@zarr/core/workers`):
+   * large chunks are then decompressed on several cores at once.
+   */
+  workers?: WorkerPool;
+  /**
+   * Decoded chunks to reuse (`createChunkCache`); default: the array's own, given to
+   * `open`/`openArray`/`createArray`. Cached chunks are copied without a store request or
+   * a decode; chunks read are added. Not used for sharded arrays.
+   */
+  chunkCache?: ChunkCache;
+  /**
+   * Read into this array instead of allocating a new one (like zarr-python's `out=`): an
+   * array of the data type's storage class (`dataType.allocate`'s) holding exactly the
+   * selected elements in C order. Every element is overwritten. Reusing one buffer for
+   * repeated reads (animation frames, tiles) saves allocating and page-faulting a fresh
+   * result each time. With `workers`, pass one on a `SharedArrayBuffer` so workers can
+   * write into it directly. Only `get` reads it.
+   */
+  out?: DataArray;
+}
+
+/** The result of `get`: a C-contiguous N-dimensional array and its data type. */
+export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
+  dataType: DataType;
+}
+
+/**
+ * Reads the elements `selection` picks. A selection holds one entry per dimension:
+ * an integer (drops the dimension), `slice(start, stop, step)`, `null` (everything),
+ * an array of indices, or a boolean mask; `"..."` stands for as many `null`s as needed.
+ * Missing chunks read as the fill value. Only the chunks the selection touches are read.
+ *
+ * @example
+ * ```ts
+ * const week = await get(t2m, [slice(0, 7), 360, slice(null, null, 4)], { signal });
+ * week.shape;  // [7, 360]
+ * week.data;   // Float32Array, C order
+ * ```
+ */
+export async function get(
+  array: ZarrArray,
+  selection?: Selection | null,
+  options: GetOptions = {},
+): Promise<ArrayData> {
+  const { signal, onProgress } = options;
+  throwIfAborted(signal);
+  const p = plan(array, selection);
+  const { dataType, fillValue } = array;
+  const size = shapeSize(p.internalShape);
+  const given = options.out === undefined ? undefined : checkedOut(options.out, dataType, size);
+  const executor = createExecutor(array, options);
+  const out: NdArray = {
+    data: given ?? (executor.wantsSharedResult ? sharedAllocate(dataType, size) : dataType.allocate(size)),
+    shape: p.internalShape,
+    stride: cStrides(p.internalShape),
+  };
+  // A fresh result already holds zeros; a caller's buffer holds whatever it held before.
+  const outIsZero = given === undefined;
+  const skipFill = outIsZero && isZeroFill(dataType, fillValue);
+  let done = 0;
+  await mapConcurrent(
+    p.projections(),
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    async (proj) => {
+      const found = await executor.read({
+        key: array.chunkKey(proj.coords),
+        spec: array.chunkSpec(proj.coords),
+        target: { out, src: proj.src, dst: proj.dst, outIsZero },
+        covers: proj.covers,
+      });
+      if (!found && !skipFill) fillRegion(out, proj.dst, fillValue, dataType);
+      done++;
+      onProgress?.({ done, total: p.total });
+    },
+    { signal },
+  );
+  return { data: out.data, shape: p.outShape, stride: cStrides(p.outShape), dataType };
+}
+
+/** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
+function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {
+  const expected = dataType.allocate(0).constructor;
+  if (out === null || typeof out !== "object" || out.constructor !== expected) {
+    const got = out === null || typeof out !== "object" ? typeof out : out.constructor.name;
+    throw new ZarrError("INVALID_ARGUMENT", `options.out must be a ${expected.name} for data type ${dataType.name}, got ${got}`);
+  }
+  if (out.length !== elements * dataType.width) {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `options.out has ${out.length} elements; the selection needs ${elements * dataType.width} (${elements} values)`,
+    );
+  }
+  return out;
+}
+
+/** A typed array of the data type's storage class, on a SharedArrayBuffer (workers write into it). */
+function sharedAllocate(dataType: DataType, elements: number): DataArray {
+  const Ctor = dataType.allocate(0).constructor as unknown as { new (b: SharedArrayBuffer): TypedArray; BYTES_PER_ELEMENT: number };
+  return new Ctor(new SharedArrayBuffer(elements * dataType.width * Ctor.BYTES_PER_ELEMENT));
+}
+

@@ -1,0 +1,281 @@
+/**
+ * Writing array elements: `set` over NumPy-style orthogonal selections, with
+ * read-modify-write only for partially covered chunks.
+ */
+import {
+  asZarrError,
+  type ChunkUpdate,
+  cStrides,
+  copyRegion,
+  type DataArray,
+  type DataType,
+  type DimIndexer,
+  fillRegion,
+  fullSelection,
+  indexerLength,
+  isWritable,
+  mapConcurrent,
+  type NdArray,
+  type Scalar,
+  type Store,
+  shapeSize,
+  throwIfAborted,
+  type WritableStore,
+  ZarrError,
+} from "@zarr/spec";
+import { invalidateChunkCaches } from "./chunk-cache.js";
+import { storeSource } from "./engine/store-source.js";
+import type { ZarrArray } from "./nodes.js";
+import { DEFAULT_CONCURRENCY, isZeroFill, type Plan, plan } from "./plan.js";
+import type { GetOptions } from "./read.js";
+import type { Selection } from "./selection.js";
+
+/** Options of `set`. */
+export interface SetOptions extends GetOptions {
+  /** Store chunks whose elements all equal the fill value (default: the array's setting, normally false). */
+  writeEmptyChunks?: boolean;
+}
+
+async function readKey(store: Store, key: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
+  try {
+    return await store.get(key, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+}
+
+async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
+  array.codecs.invalidate(key);
+  try {
+    await (array.store as WritableStore).delete(key, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not delete "${key}"`, key);
+  } finally {
+    invalidateChunkCaches(array.store, key);
+  }
+}
+
+async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await store.set(key, bytes, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
+  } finally {
+    invalidateChunkCaches(store, key);
+  }
+}
+
+function byteSource(store: Store, key: string, signal: AbortSignal | undefined) {
+  return storeSource(store, key, signal);
+}
+
+/** Turns negative-step ranges into ascending ones (partial decoders expect positive steps). */
+function ascending(src: DimIndexer[], dst: DimIndexer[]): [DimIndexer[], DimIndexer[]] {
+  const s2 = src.slice();
+  const d2 = dst.slice();
+  for (let d = 0; d < src.length; d++) {
+    const s = src[d];
+    const t = dst[d];
+    if ("step" in s && s.step < 0 && "step" in t) {
+      s2[d] = { start: s.start + (s.count - 1) * s.step, step: -s.step, count: s.count };
+      d2[d] = { start: t.start + (s.count - 1) * t.step, step: -t.step, count: s.count };
+    }
+  }
+  return [s2, d2];
+}
+
+/** A value for `set`: a scalar, a flat array in C order, or an N-dimensional array to broadcast. */
+export type SetValue = Scalar | DataArray | InputArray;
+
+/** An N-dimensional input: `stride` defaults to C order, `offset` to 0. */
+export interface InputArray {
+  data: DataArray;
+  shape: number[];
+  stride?: number[];
+  offset?: number;
+}
+
+function isInputArray(value: unknown): value is InputArray {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !ArrayBuffer.isView(value) &&
+    !Array.isArray(value) &&
+    "data" in value &&
+    "shape" in value
+  );
+}
+
+function isDataArray(value: unknown, dataType: DataType): value is DataArray {
+  if (ArrayBuffer.isView(value)) {
+    // A Uint8Array is a scalar for raw and bytes types, data otherwise.
+    return !(value instanceof Uint8Array && (dataType.kind === "raw" || dataType.kind === "bytes"));
+  }
+  if (!Array.isArray(value)) return false;
+  // [re, im] is a complex scalar; a struct is an object, never an array.
+  return !(dataType.kind === "complex" && value.length === 2 && typeof value[0] === "number");
+}
+
+/**
+ * Returns `data` (holding `elements` elements) in the data type's own storage:
+ * as-is when it already is (e.g. a Float32Array for float32), else converted element by
+ * element (a Float64Array or number[] for a float32 array, numbers for int64, ...).
+ */
+function adoptData(data: DataArray, dataType: DataType, elements: number): DataArray {
+  const own = dataType.allocate(0);
+  const typedComplex = dataType.kind === "complex" && ArrayBuffer.isView(data);
+  const perElement = data.constructor === own.constructor || typedComplex ? dataType.width : 1;
+  if (data.length !== elements * perElement) {
+    throw new ZarrError("INVALID_ARGUMENT", `The value holds ${data.length / perElement} elements, but ${elements} are selected`);
+  }
+  if (data.constructor === own.constructor) return data;
+  const out = dataType.allocate(elements);
+  const generic = data as ArrayLike<unknown>;
+  for (let i = 0; i < elements; i++) {
+    const v = typedComplex ? [generic[2 * i], generic[2 * i + 1]] : generic[i];
+    try {
+      dataType.setItem(out, i, dataType.coerce(v));
+    } catch (error) {
+      throw asZarrError(error, "INVALID_ARGUMENT", `Element ${i} of the value does not fit ${dataType.name}`);
+    }
+  }
+  return out;
+}
+
+/** Builds a view of `value` with the internal (full-dimensional) selection shape, broadcasting like NumPy. */
+function valueView(value: InputArray, plan: Plan, dataType: DataType): NdArray {
+  const target = plan.outShape;
+  const vshape = value.shape;
+  const cannot = (): never => {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `Cannot broadcast a value of shape ${JSON.stringify(vshape)} to the selection's shape ${JSON.stringify(target)}`,
+    );
+  };
+  if (!Array.isArray(vshape) || vshape.length > target.length) cannot();
+  let data = value.data;
+  let stride = value.stride ?? cStrides(vshape);
+  let offset = value.offset ?? 0;
+  if (data.constructor !== dataType.allocate(0).constructor) {
+    // Foreign storage is converted; give it C order first if it is strided.
+    const size = shapeSize(vshape);
+    const contiguous = offset === 0 && stride.every((s, d) => vshape[d] <= 1 || s === cStrides(vshape)[d]);
+    if (!contiguous) {
+      throw new ZarrError("INVALID_ARGUMENT", `A strided value must use the data type's own storage (${dataType.allocate(0).constructor.name})`);
+    }
+    data = adoptData(data, dataType, size);
+    stride = cStrides(vshape);
+    offset = 0;
+  } else if (value.stride === undefined) {
+    adoptData(data, dataType, shapeSize(vshape)); // length check
+  }
+  const outStride: number[] = [];
+  const lead = target.length - vshape.length;
+  for (let d = 0; d < target.length; d++) {
+    if (d < lead) outStride.push(0);
+    else if (vshape[d - lead] === target[d]) outStride.push(stride[d - lead]);
+    else if (vshape[d - lead] === 1) outStride.push(0);
+    else cannot();
+  }
+  // Re-insert size-1 dimensions for integer-selected dimensions.
+  const fullStride: number[] = [];
+  let k = 0;
+  for (const r of plan.resolved) fullStride.push(r.kind === "int" ? 0 : outStride[k++]);
+  return { data, shape: plan.internalShape, stride: fullStride, offset };
+}
+
+/**
+ * Writes `value` into the elements `selection` picks (see {@link get} for selections).
+ * `value` is a scalar, a flat array in C order holding every selected element, or an
+ * `{data, shape, stride?}` array broadcast to the selection's shape. Partially covered
+ * chunks are read, modified and written back; chunks that end up all fill value are
+ * deleted instead of written (unless `writeEmptyChunks`).
+ *
+ * @example
+ * ```ts
+ * await set(arr, [slice(0, 2), null], 0);                    // a scalar
+ * await set(arr, null, new Float32Array(arr.shape[0] * arr.shape[1])); // everything
+ * await set(arr, [0], { data: row, shape: [1, 100] });       // broadcast
+ * ```
+ */
+export async function set(
+  array: ZarrArray,
+  selection: Selection | null | undefined,
+  value: SetValue,
+  options: SetOptions = {},
+): Promise<void> {
+  const { signal, onProgress } = options;
+  throwIfAborted(signal);
+  const { store, dataType, fillValue, codecs } = array;
+  if (!isWritable(store)) {
+    throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable`);
+  }
+  const p = plan(array, selection);
+  const width = dataType.width;
+  let view: NdArray | undefined;
+  let scalar: Scalar | undefined;
+  if (isInputArray(value)) view = valueView(value, p, dataType);
+  else if (isDataArray(value, dataType)) {
+    const data = adoptData(value, dataType, shapeSize(p.outShape));
+    view = valueView({ data, shape: p.outShape, stride: cStrides(p.outShape) }, p, dataType);
+  } else {
+    try {
+      scalar = dataType.coerce(value);
+    } catch (error) {
+      throw asZarrError(error, "INVALID_ARGUMENT", `Cannot write ${String(value)} to a ${dataType.name} array`);
+    }
+  }
+  const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;
+  const fillIsZero = isZeroFill(dataType, fillValue);
+  let done = 0;
+  await mapConcurrent(
+    p.projections(),
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    async (proj) => {
+      const key = array.chunkKey(proj.coords);
+      const spec = array.chunkSpec(proj.coords);
+      const ctx = { key, signal, workers: options.workers };
+      const n = shapeSize(spec.shape);
+      if (!proj.covers && codecs.encodePartial !== undefined) {
+        // The codec (e.g. sharding) rewrites only what the update touches.
+        const [src, dst] = ascending(proj.src, proj.dst);
+        let value: ChunkUpdate["value"];
+        if (view !== undefined) {
+          const lengths = src.map(indexerLength);
+          const part: NdArray = { data: dataType.allocate(shapeSize(lengths)), shape: lengths, stride: cStrides(lengths) };
+          copyRegion(view, dst, part, fullSelection(lengths), width);
+          value = { array: part };
+        } else value = { scalar: scalar as Scalar };
+        const updated = await codecs.encodePartial(byteSource(store, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
+        throwIfAborted(signal);
+        if (updated === null) await deleteKey(array, key, signal);
+        else await writeKey(store, key, updated, signal);
+        done++;
+        onProgress?.({ done, total: p.total });
+        return;
+      }
+      const chunk: NdArray = { data: dataType.allocate(n), shape: spec.shape, stride: cStrides(spec.shape) };
+      const existing = proj.covers ? undefined : await readKey(store, key, signal);
+      if (existing !== undefined) {
+        // Decode into a private copy: a decoded chunk may be a view of the store's memory.
+        const decoded = await codecs.decode(existing, spec, ctx);
+        copyRegion(decoded, fullSelection(spec.shape), chunk, fullSelection(spec.shape), width);
+      } else if (!fillIsZero) {
+        dataType.fill(chunk.data, fillValue, 0, n);
+      }
+      if (view !== undefined) copyRegion(view, proj.dst, chunk, proj.src, width);
+      else fillRegion(chunk, proj.src, scalar as Scalar, dataType);
+      throwIfAborted(signal);
+      if (!writeEmpty && dataType.allEqual(chunk.data, fillValue, 0, n)) {
+        if (existing !== undefined || proj.covers) await deleteKey(array, key, signal);
+      } else {
+        const bytes = await codecs.encode(chunk, spec, ctx);
+        throwIfAborted(signal);
+        await writeKey(store, key, bytes, signal);
+      }
+      done++;
+      onProgress?.({ done, total: p.total });
+    },
+    { signal },
+  );
+}
