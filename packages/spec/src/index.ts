@@ -9,6 +9,7 @@ export * from "./extension.js";
 export * from "./metadata.js";
 export * from "./data-type.js";
 export * from "./ndarray.js";
+export * from "./indexer.js";
 export * from "./compose.js";
 export * from "./store.js";
 export * from "./codec.js";

@@ -1,0 +1,272 @@
+/**
+ * Projects a selection onto a chunk grid: for every chunk the selection touches, which
+ * chunk-local positions it picks, where they land in the selection's result, and
+ * whether it picks every position of the chunk. Used for arrays (their chunk grid) and
+ * for shards (their regular grid of inner chunks). Work is proportional to the chunks
+ * touched (and the listed indices), never to the size of the array or shard.
+ */
+import type { DimensionPartition } from "./chunk-grid.js";
+import { ZarrError } from "./errors.js";
+import type { DimIndexer } from "./ndarray.js";
+
+/** One chunk's share of one dimension's selection. */
+export interface DimChunkProjection {
+  /** Chunk index along the dimension. */
+  chunk: number;
+  /** Chunk-local positions, in the order the selection lists them. */
+  src: DimIndexer;
+  /** Positions in the selection's result, one per entry of `src`. */
+  dst: DimIndexer;
+  /**
+   * Every position of the chunk that lies inside the array (or shard) is selected, so a
+   * write may replace the chunk without reading it.
+   */
+  covers: boolean;
+}
+
+/** One chunk touched by a selection: the per-dimension projections combined. */
+export interface ChunkProjection {
+  /** Chunk grid coordinates. */
+  coords: number[];
+  /** Chunk-local positions, per dimension. */
+  src: DimIndexer[];
+  /** Positions in the selection's result, per dimension. */
+  dst: DimIndexer[];
+  /** Every in-array position of the chunk is selected. */
+  covers: boolean;
+}
+
+/** A {@link ChunkProjection} with the chunk's linear index in the grid. */
+export interface LinearChunkProjection extends ChunkProjection {
+  /** `Σ coords[d] * gridStrides[d]`: with C-order strides, the chunk's C-order index. */
+  linear: number;
+}
+
+/** Equal chunks of `chunkSize` over `[0, extent)`; the last one may overhang the edge. */
+class RegularDimensionPartition implements DimensionPartition {
+  readonly count: number;
+  constructor(
+    private readonly chunkSize: number,
+    extent: number,
+  ) {
+    this.count = Math.ceil(extent / chunkSize);
+  }
+  start(i: number): number {
+    return i * this.chunkSize;
+  }
+  size(): number {
+    return this.chunkSize;
+  }
+  chunkOf(index: number): number {
+    return Math.floor(index / this.chunkSize);
+  }
+}
+
+/**
+ * A regular partition of `[0, extent)` into chunks of `chunkSize` (the last one may
+ * overhang `extent`), e.g. a shard's grid of inner chunks along one dimension.
+ *
+ * @example
+ * ```ts
+ * const part = regularPartition(4, 10); // chunks [0,4) [4,8) [8,12)
+ * part.count;      // 3
+ * part.chunkOf(9); // 2
+ * ```
+ */
+export function regularPartition(chunkSize: number, extent: number): DimensionPartition {
+  if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+    throw new ZarrError("INVALID_ARGUMENT", `A chunk size must be a positive integer, got ${chunkSize}`);
+  }
+  if (!Number.isSafeInteger(extent) || extent < 0) {
+    throw new ZarrError("INVALID_ARGUMENT", `An extent must be a non-negative integer, got ${extent}`);
+  }
+  return new RegularDimensionPartition(chunkSize, extent);
+}
+
+function outside(what: string, length: number): ZarrError {
+  return new ZarrError("OUT_OF_BOUNDS", `A dimension selection ${what}, outside [0, ${length})`);
+}
+
+/**
+ * Splits one dimension's selection by the chunks of `part`. `sel` is an arithmetic
+ * progression (`step` may be negative) or a list of indices (any order, repeats
+ * allowed), all within `[0, length)`; `length` is the array's (or shard's) length along
+ * the dimension, so that an edge chunk overhanging it is covered once its in-array
+ * positions are. An integer index is the range `{start: i, step: 1, count: 1}`.
+ * Chunks come in the order the selection reaches them (descending for a negative step,
+ * ascending for index lists); within a chunk, positions keep the selection's order.
+ * Throws `OUT_OF_BOUNDS` for positions outside `[0, length)` and `INVALID_ARGUMENT`
+ * for a malformed range.
+ *
+ * @example
+ * ```ts
+ * projectDimension({ start: 9, step: -3, count: 4 }, regularPartition(4, 10), 10);
+ * // positions 9, 6, 3, 0:
+ * // [{chunk: 2, src: {start: 1, step: -3, count: 1}, dst: {start: 0, step: 1, count: 1}, covers: false},
+ * //  {chunk: 1, src: {start: 2, step: -3, count: 1}, dst: {start: 1, step: 1, count: 1}, covers: false},
+ * //  {chunk: 0, src: {start: 3, step: -3, count: 2}, dst: {start: 2, step: 1, count: 2}, covers: false}]
+ * ```
+ */
+export function projectDimension(sel: DimIndexer, part: DimensionPartition, length: number): DimChunkProjection[] {
+  if ("indices" in sel) return projectIndices(sel.indices, part, length);
+  const { start, step, count } = sel;
+  if (!Number.isSafeInteger(count) || count < 0) {
+    throw new ZarrError("INVALID_ARGUMENT", `A dimension selection has an invalid count ${count}`);
+  }
+  if (count === 0) return [];
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(step) || step === 0) {
+    throw new ZarrError("INVALID_ARGUMENT", `A dimension range needs integers and a non-zero step (start ${start}, step ${step})`);
+  }
+  const last = start + (count - 1) * step;
+  if (Math.min(start, last) < 0 || Math.max(start, last) >= length) {
+    throw outside(`reaches from ${start} to ${last}`, length);
+  }
+  const out: DimChunkProjection[] = [];
+  let k = 0;
+  while (k < count) {
+    const i = start + k * step;
+    const c = part.chunkOf(i);
+    const cs = part.start(c);
+    const extent = inArrayExtent(part, c, length);
+    // Positions of this chunk the progression still visits from `i` on.
+    const room = step > 0 ? Math.floor((cs + extent - 1 - i) / step) + 1 : Math.floor((i - cs) / -step) + 1;
+    const n = Math.min(count - k, room);
+    out.push({
+      chunk: c,
+      src: { start: i - cs, step, count: n },
+      dst: { start: k, step: 1, count: n },
+      // n distinct in-chunk positions: all of them exactly when n equals the extent
+      // (for |step| > 1 that happens only when the extent is 1).
+      covers: n === extent,
+    });
+    k += n;
+  }
+  return out;
+}
+
+/** Positions of chunk `c` that lie inside `[0, length)`. */
+function inArrayExtent(part: DimensionPartition, c: number, length: number): number {
+  const cs = part.start(c);
+  return Math.min(cs + part.size(c), length) - cs;
+}
+
+function projectIndices(indices: ArrayLike<number>, part: DimensionPartition, length: number): DimChunkProjection[] {
+  const m = indices.length;
+  if (m === 0) return [];
+  const chunkOfPoint = new Float64Array(m);
+  let grouped = true;
+  for (let i = 0; i < m; i++) {
+    const v = indices[i];
+    if (!Number.isInteger(v) || v < 0 || v >= length) throw outside(`lists index ${v}`, length);
+    chunkOfPoint[i] = part.chunkOf(v);
+    if (i > 0 && chunkOfPoint[i] < chunkOfPoint[i - 1]) grouped = false;
+  }
+  // Visit the points grouped by chunk, keeping their order within a chunk (a stable
+  // sort; the identity when they already come chunk by chunk).
+  let order: ArrayLike<number>;
+  if (grouped) {
+    const identity = new Float64Array(m);
+    for (let i = 0; i < m; i++) identity[i] = i;
+    order = identity;
+  } else {
+    const idx = Array.from({ length: m }, (_, i) => i);
+    idx.sort((a, b) => chunkOfPoint[a] - chunkOfPoint[b] || a - b);
+    order = idx;
+  }
+  const out: DimChunkProjection[] = [];
+  let p = 0;
+  while (p < m) {
+    const c = chunkOfPoint[order[p]];
+    let q = p;
+    while (q < m && chunkOfPoint[order[q]] === c) q++;
+    const cs = part.start(c);
+    const src = new Float64Array(q - p);
+    const dst = new Float64Array(q - p);
+    for (let k = p; k < q; k++) {
+      src[k - p] = indices[order[k]] - cs;
+      dst[k - p] = order[k];
+    }
+    out.push({ chunk: c, src: { indices: src }, dst: { indices: dst }, covers: coversAll(src, inArrayExtent(part, c, length)) });
+    p = q;
+  }
+  return out;
+}
+
+/**
+ * Whether `local` (chunk-local positions, repeats allowed) holds every position of
+ * `[0, extent)`: counts distinct positions, so repeats never stand in for missing ones.
+ */
+function coversAll(local: Float64Array, extent: number): boolean {
+  if (local.length < extent) return false;
+  const seen = new Uint8Array(extent);
+  let distinct = 0;
+  for (let k = 0; k < local.length; k++) {
+    const v = local[k];
+    if (seen[v] === 0) {
+      seen[v] = 1;
+      distinct++;
+    }
+  }
+  return distinct === extent;
+}
+
+/** Number of chunks the per-dimension projections combine into. */
+export function countChunks(perDim: readonly (readonly DimChunkProjection[])[]): number {
+  let n = 1;
+  for (const d of perDim) n *= d.length;
+  return n;
+}
+
+/**
+ * Every chunk a selection touches, in C order of the per-dimension projections (the
+ * cartesian product of `perDim`, one {@link projectDimension} result per dimension).
+ * A 0-d selection touches its one chunk.
+ */
+export function* chunkProjections(perDim: readonly (readonly DimChunkProjection[])[]): Generator<ChunkProjection> {
+  for (const p of product(perDim, undefined)) yield p;
+}
+
+/**
+ * {@link chunkProjections} with each chunk's linear index `Σ coords[d] * gridStrides[d]`;
+ * pass `cStrides(gridShape)` for the C-order index (a shard's index entry).
+ */
+export function* linearChunkProjections(
+  perDim: readonly (readonly DimChunkProjection[])[],
+  gridStrides: readonly number[],
+): Generator<LinearChunkProjection> {
+  if (gridStrides.length !== perDim.length) {
+    throw new ZarrError("INVALID_ARGUMENT", `${gridStrides.length} grid strides for a selection of ${perDim.length} dimensions`);
+  }
+  for (const p of product(perDim, gridStrides)) yield p as LinearChunkProjection;
+}
+
+function* product(
+  perDim: readonly (readonly DimChunkProjection[])[],
+  gridStrides: readonly number[] | undefined,
+): Generator<ChunkProjection | LinearChunkProjection> {
+  const ndim = perDim.length;
+  if (perDim.some((d) => d.length === 0)) return;
+  const counters = new Array<number>(ndim).fill(0);
+  for (;;) {
+    const coords = new Array<number>(ndim);
+    const src = new Array<DimIndexer>(ndim);
+    const dst = new Array<DimIndexer>(ndim);
+    let covers = true;
+    let linear = 0;
+    for (let d = 0; d < ndim; d++) {
+      const p = perDim[d][counters[d]];
+      coords[d] = p.chunk;
+      src[d] = p.src;
+      dst[d] = p.dst;
+      covers &&= p.covers;
+      if (gridStrides !== undefined) linear += p.chunk * gridStrides[d];
+    }
+    yield gridStrides === undefined ? { coords, src, dst, covers } : { linear, coords, src, dst, covers };
+    let d = ndim - 1;
+    for (; d >= 0; d--) {
+      if (++counters[d] < perDim[d].length) break;
+      counters[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
