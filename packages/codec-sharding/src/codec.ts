@@ -6,6 +6,7 @@
 import {
   type ArrayToBytesCodec,
   asZarrError,
+  ByteLruCache,
   type ByteSource,
   type ChunkSpec,
   type ChunkUpdate,
@@ -24,7 +25,6 @@ import {
 import type { CachedIndex, ShardCodecState } from "./codec-state.js";
 import { checkDivides, type IndexLocation, parseShardingConfiguration } from "./configuration.js";
 import { ShardVanished } from "./errors.js";
-import { LruCache } from "./lru-cache.js";
 import { resolveShardingOptions, type ResolvedShardingOptions, type ShardingOptions } from "./options.js";
 import { decodeShard, decodeShardPartial } from "./read.js";
 import { EMPTY_U64, ShardFormat } from "./shard-format.js";
@@ -46,7 +46,7 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
   readonly name = SHARDING_CODEC_NAME;
   /** Inner chunks are cut out with strided copies, so any layout is accepted. */
   readonly acceptsStrided = true;
-  readonly cache: LruCache<CachedIndex>;
+  readonly cache: ByteLruCache<string, CachedIndex>;
   private readonly formats = new Map<string, ShardFormat>();
 
   constructor(
@@ -57,7 +57,7 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
     private readonly uint64: DataType,
     readonly options: ResolvedShardingOptions,
   ) {
-    this.cache = new LruCache(options.indexCacheEntries, options.indexCacheBytes);
+    this.cache = new ByteLruCache({ maxEntries: options.indexCacheEntries, maxBytes: options.indexCacheBytes });
   }
 
   format(shardShape: readonly number[], key: string): ShardFormat {

@@ -10,4 +10,5 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("1,4,7,2,5,8,3,6,9");
   expect(out).toContain("[ 2, 4, 6 ]");
   expect(out).toContain("[ 2, 12 ]");
+  expect(out).toContain("undefined B 60 1");
 });
