@@ -29,52 +29,20 @@ import { structDataType } from "./data-types/struct.js";
 type EntryType = ExtensionEntry["type"];
 type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
 
-/** Which package provides a name this registry does not know (for error messages). */
-const KNOWN_PROVIDERS: Record<string, string> = {
-  gzip: "@zarr/codec-gzip",
-  zlib: "@zarr/codec-gzip",
-  zstd: "@zarr/codec-zstd",
-  blosc: "@zarr/codec-blosc",
-  lz4: "@zarr/codec-lz4",
-  crc32c: "@zarr/codec-crc32c",
-  "vlen-utf8": "@zarr/codec-vlen",
-  "vlen-bytes": "@zarr/codec-vlen",
-  sharding_indexed: "@zarr/codec-sharding",
-  bz2: "@zarr/codec-bz2",
-  lzma: "@zarr/codec-lzma",
-  delta: "@zarr/codec-filters",
-  fixedscaleoffset: "@zarr/codec-filters",
-  quantize: "@zarr/codec-filters",
-  bitround: "@zarr/codec-filters",
-  packbits: "@zarr/codec-filters",
-  categorize: "@zarr/codec-filters",
-  astype: "@zarr/codec-filters",
-  shuffle: "@zarr/codec-filters",
-  adler32: "@zarr/codec-filters",
-  crc32: "@zarr/codec-filters",
-  fletcher32: "@zarr/codec-filters",
-  json2: "@zarr/codec-filters",
-  msgpack2: "@zarr/codec-filters",
-  scale_offset: "@zarr/codec-filters",
-  cast_value: "@zarr/codec-filters",
-  reshape: "@zarr/codec-filters",
-  jenkins_lookup3: "@zarr/codec-filters",
-  "cast-value": "@zarr/codec-filters",
-};
+/** The kinds of entry a registry resolves by name. */
+export type RegistryEntryType = EntryType;
 
-/** The package that serves a URL scheme, when it is one of ours. */
-export function storeProviderOf(scheme: string): string | undefined {
-  if (scheme === "file") return "@zarr/store-fs";
-  if (scheme === "http" || scheme === "https") return "@zarr/store-http";
-  if (scheme === "s3") return "@zarr/store-s3";
-  if (scheme === "zip" || scheme.startsWith("zip+")) return "@zarr/store-zip";
-  return undefined;
-}
-
-/** The package that provides `name`, when it is one of ours. */
-export function providerOf(name: string): string | undefined {
-  const bare = name.startsWith("numcodecs.") ? name.slice("numcodecs.".length) : name;
-  return KNOWN_PROVIDERS[bare];
+/** Options of a {@link Registry} (and {@link createRegistry}). */
+export interface RegistryOptions {
+  /**
+   * Names the package that provides a codec, store scheme, data type... this registry
+   * lacks, for the `CODEC_UNKNOWN`/`UNSUPPORTED` message ("It is provided by
+   * @zarr/codec-zstd: install it..."); `undefined` when it knows none. @zarr/all supplies
+   * the table of every @zarr package; without one, the message names the missing
+   * extension and says to install the package that provides it or use @zarr/all.
+   * Copies made with `extend` keep it.
+   */
+  providerOf?: (type: RegistryEntryType, name: string) => string | undefined;
 }
 
 const KIND_LABEL: Record<EntryType, string> = {
@@ -102,8 +70,11 @@ export class Registry {
   private readonly matchers: DataTypeEntry[] = [];
   private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
   private readonly formatLoads = new Map<AnyFormatEntry, Promise<FormatEntry>>();
+  /** What this registry was made with (kept by `extend`). */
+  readonly options: Readonly<RegistryOptions>;
 
-  constructor(entries: Iterable<RegistryEntry | AnyFormatEntry> = []) {
+  constructor(entries: Iterable<RegistryEntry | AnyFormatEntry> = [], options: RegistryOptions = {}) {
+    this.options = { ...options };
     for (const e of entries) this.add(e);
   }
 
@@ -127,9 +98,9 @@ export class Registry {
     return this;
   }
 
-  /** A new registry holding this one's entries plus `entries`. */
+  /** A new registry holding this one's entries plus `entries`, with the same options. */
   extend(...entries: (RegistryEntry | AnyFormatEntry)[]): Registry {
-    const next = new Registry(this.list());
+    const next = new Registry(this.list(), this.options);
     next.add(...entries);
     return next;
   }
@@ -174,7 +145,7 @@ export class Registry {
     return this.byName.has(`${type}:${name}`) || (type === "data_type" && this.matchers.some((m) => m.matches?.(name)));
   }
 
-  /** Resolves a codec, or throws `CODEC_UNKNOWN` naming the codec and the package that provides it. */
+  /** Resolves a codec, or throws `CODEC_UNKNOWN` naming the codec (and, with provider hints, its package). */
   codec(name: string, site: LookupSite = {}): Promise<CodecEntry> {
     return this.resolve("codec", name, site);
   }
@@ -202,7 +173,7 @@ export class Registry {
   private async resolve<T extends EntryType>(type: T, name: string, site: LookupSite): Promise<EntryOf<T>> {
     let entry = this.byName.get(`${type}:${name}`) as RegistryEntry | undefined;
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
-    if (entry === undefined) throw unknownEntry(type, name, site);
+    if (entry === undefined) throw unknownEntry(type, name, site, this.options.providerOf);
     if (!("lazy" in entry)) return entry as EntryOf<T>;
     let pending = this.loaded.get(entry);
     if (pending === undefined) {
@@ -232,18 +203,29 @@ export class Registry {
   }
 }
 
-function unknownEntry(type: EntryType, name: string, site: LookupSite): ZarrError {
+/** How to get a missing codec or store adapter when no provider table says which package has it. */
+const INSTALL_HINT =
+  " Install the package that provides it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all, which registers every @zarr codec and store.";
+
+function unknownEntry(
+  type: EntryType,
+  name: string,
+  site: LookupSite,
+  providerOf: RegistryOptions["providerOf"],
+): ZarrError {
   const where = [
     site.path !== undefined ? `at ${formatJsonPath(site.path)}` : undefined,
     site.key !== undefined ? `in "${site.key}"` : undefined,
   ]
     .filter(Boolean)
     .join(" ");
-  const provider = type === "codec" ? providerOf(name) : type === "store" ? storeProviderOf(name) : undefined;
+  const provider = providerOf?.(type, name);
   const hint =
     provider !== undefined
       ? ` It is provided by ${provider}: install it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all.`
-      : " No installed package provides it; a third-party package may (add its entry to the registry).";
+      : providerOf === undefined && (type === "codec" || type === "store")
+        ? INSTALL_HINT
+        : " No installed package provides it; a third-party package may (add its entry to the registry).";
   return new ZarrError(
     type === "codec" ? "CODEC_UNKNOWN" : "UNSUPPORTED",
     `${KIND_LABEL[type]} "${name}"${where ? ` (${where})` : ""} is not registered.${hint}`,
@@ -268,7 +250,8 @@ export const builtinEntries: readonly RegistryEntry[] = [
 ];
 
 /**
- * Creates a registry holding the built-in entries plus `entries`.
+ * Creates a registry holding the built-in entries plus `entries`; `options.providerOf`
+ * names packages in the error for an extension it lacks (see {@link RegistryOptions}).
  *
  * @example
  * ```ts
@@ -278,8 +261,8 @@ export const builtinEntries: readonly RegistryEntry[] = [
  * const arr = await open(store, "temperature", { registry });
  * ```
  */
-export function createRegistry(entries: Iterable<RegistryEntry | AnyFormatEntry> = []): Registry {
-  const registry = new Registry(builtinEntries);
+export function createRegistry(entries: Iterable<RegistryEntry | AnyFormatEntry> = [], options: RegistryOptions = {}): Registry {
+  const registry = new Registry(builtinEntries, options);
   for (const e of entries) registry.add(e);
   return registry;
 }
