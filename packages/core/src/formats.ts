@@ -6,9 +6,8 @@
  * hooks through which writes (attributes, resize, consolidation) go back to that
  * layout's own documents. Zarr v3 (`zarr.json`) is always tried first.
  */
-import type { ArrayMetadata, Attributes, ChunkKeyEncoding, Store } from "@zarr/spec";
-import type { NodeEntry, ZarrNode } from "./hierarchy.js";
-import type { ZarrArray, ZarrGroup } from "./nodes.js";
+import { type ArrayMetadata, type Attributes, type ChunkKeyEncoding, type Store, throwIfAborted } from "@zarr/spec";
+import type { NodeEntry, ZarrArray, ZarrGroup, ZarrNode } from "./nodes.js";
 import type { Registry } from "./registry.js";
 
 /** What a format entry gets when asked for a node. */
@@ -78,4 +77,17 @@ export interface NodeFormat {
   writeArrayMetadata?(array: ZarrArray, metadata: ArrayMetadata, options: FormatWriteOptions): Promise<void>;
   /** Consolidates the metadata of the hierarchy below `group` (what `consolidateMetadata` does for v3). */
   consolidate?(group: ZarrGroup, options: FormatWriteOptions): Promise<ZarrGroup>;
+}
+
+/**
+ * Asks the registry's `"format"` entries (Zarr v2, the early v3 draft, ...), in order,
+ * for the node at `path`; the first that has one answers.
+ */
+export async function readFormatEntry(store: Store, path: string, registry: Registry, signal?: AbortSignal): Promise<NodeEntry | undefined> {
+  for (const format of await registry.formats()) {
+    throwIfAborted(signal);
+    const entry = await format.read(store, path, { registry, signal });
+    if (entry !== undefined) return entry;
+  }
+  return undefined;
 }

@@ -121,6 +121,23 @@ export class ZarrArray {
   }
 }
 
+/** A node: an array or a group. */
+export type ZarrNode = ZarrArray | ZarrGroup;
+
+/** A node found while listing: its path and metadata, codecs not resolved. */
+export interface NodeEntry {
+  path: string;
+  name: string;
+  kind: "array" | "group";
+  metadata: NodeMetadata;
+  /** A group without a `zarr.json` that exists because it has children. */
+  implicit: boolean;
+  /** Consolidated metadata of the descendants, when the listing came from it. */
+  consolidated?: ReadonlyMap<string, NodeMetadata>;
+  /** The storage format the node was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  format?: NodeFormat;
+}
+
 /** Re-throws a key-less MetadataError with the document's key. */
 export function withMetadataKey<T>(key: string, fn: () => T): T {
   try {
