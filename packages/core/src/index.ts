@@ -5,7 +5,7 @@
  */
 export * from "./registry.js";
 export { MemoryStore } from "./memory-store.js";
-export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig, type NodeEntry, type ZarrNode } from "./nodes.js";
+export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig, type NodeEntry, type ZarrNode, type ResolvedArray } from "./nodes.js";
 export { open, openArray, openGroup, exists, openEntry, type OpenOptions } from "./open.js";
 export {
   create,

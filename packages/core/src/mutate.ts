@@ -81,7 +81,9 @@ export async function setAttributes<N extends ZarrNode>(node: N, attributes: Att
   if (format === undefined) await writeNodeMetadata(node.store, node.path, metadata, options.signal);
   if (node.kind === "array") {
     const a = node as ZarrArray;
-    return new ZarrArray(a.store, a.path, metadata as ArrayMetadata, a.registry, a.dataType, a.fillValue, a.chunkGrid, a.chunkKeyEncoding, a.codecs, a.config, a.zarrFormat, a.format) as N;
+    const { store, path, registry, dataType, fillValue, chunkGrid, chunkKeyEncoding, codecs, config, zarrFormat, format } = a;
+    const resolved = { store, path, registry, dataType, fillValue, chunkGrid, chunkKeyEncoding, codecs, config, zarrFormat, format };
+    return new ZarrArray({ ...resolved, metadata: metadata as ArrayMetadata }) as N;
   }
   const g = node as ZarrGroup;
   return new ZarrGroup(g.store, g.path, metadata as GroupMetadata, g.registry, g.consolidated, false, g.zarrFormat, g.format) as N;

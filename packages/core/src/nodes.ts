@@ -67,28 +67,66 @@ export class ZarrGroup {
   }
 }
 
+/**
+ * Everything an array node is made of: where it lives, its metadata, and the extensions
+ * that metadata resolved to (see `resolveArray`, which builds one and validates the parts
+ * against each other).
+ */
+export interface ResolvedArray {
+  readonly store: Store;
+  readonly path: string;
+  readonly metadata: ArrayMetadata;
+  /** Where the parts were looked up (and where nodes opened from this one look theirs up). */
+  readonly registry: Registry;
+  readonly dataType: DataType;
+  /** The fill value as a value of `dataType`. */
+  readonly fillValue: Scalar;
+  readonly chunkGrid: ChunkGrid;
+  readonly chunkKeyEncoding: ChunkKeyEncoding;
+  readonly codecs: CodecPipeline;
+  readonly config: ArrayConfig;
+  /** Default 3. */
+  readonly zarrFormat?: 2 | 3;
+  /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  readonly format?: NodeFormat;
+}
+
 /** An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs. */
 export class ZarrArray {
   readonly kind = "array" as const;
+  readonly store: Store;
+  readonly path: string;
+  readonly metadata: ArrayMetadata;
+  readonly registry: Registry;
+  readonly dataType: DataType;
+  readonly fillValue: Scalar;
+  readonly chunkGrid: ChunkGrid;
+  readonly chunkKeyEncoding: ChunkKeyEncoding;
+  readonly codecs: CodecPipeline;
+  readonly config: ArrayConfig;
+  readonly zarrFormat: 2 | 3;
+  /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  readonly format?: NodeFormat;
   readonly shape: readonly number[];
+  /** Key prefix of the chunks. */
   private readonly prefix: string;
-  constructor(
-    readonly store: Store,
-    readonly path: string,
-    readonly metadata: ArrayMetadata,
-    readonly registry: Registry,
-    readonly dataType: DataType,
-    readonly fillValue: Scalar,
-    readonly chunkGrid: ChunkGrid,
-    readonly chunkKeyEncoding: ChunkKeyEncoding,
-    readonly codecs: CodecPipeline,
-    readonly config: ArrayConfig,
-    readonly zarrFormat: 2 | 3 = 3,
-    /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
-    readonly format?: NodeFormat,
-  ) {
-    this.shape = metadata.shape;
-    this.prefix = format?.chunkPrefix?.(path) ?? nodePrefix(path);
+
+  /** Builds the node from resolved parts (normally through `resolveArray` or `open`). */
+  constructor(resolved: ResolvedArray) {
+    this.store = resolved.store;
+    this.path = resolved.path;
+    this.metadata = resolved.metadata;
+    this.registry = resolved.registry;
+    this.dataType = resolved.dataType;
+    this.fillValue = resolved.fillValue;
+    this.chunkGrid = resolved.chunkGrid;
+    this.chunkKeyEncoding = resolved.chunkKeyEncoding;
+    this.codecs = resolved.codecs;
+    this.config = resolved.config;
+    this.zarrFormat = resolved.zarrFormat ?? 3;
+    this.format = resolved.format;
+    this.shape = resolved.metadata.shape;
+    this.prefix = resolved.format?.chunkPrefix?.(resolved.path) ?? nodePrefix(resolved.path);
   }
   /** The node's name (last path segment; `""` for the root). */
   get name(): string {
@@ -201,7 +239,7 @@ export async function resolveArray(
       key,
       path: ["codecs"],
     });
-    return new ZarrArray(
+    return new ZarrArray({
       store,
       path,
       metadata,
@@ -211,9 +249,9 @@ export async function resolveArray(
       chunkGrid,
       chunkKeyEncoding,
       codecs,
-      { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache },
-      options.zarrFormat ?? format?.zarrFormat ?? 3,
+      config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache },
+      zarrFormat: options.zarrFormat ?? format?.zarrFormat ?? 3,
       format,
-    );
+    });
   });
 }
