@@ -18,7 +18,6 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
-import type { NodeFormat } from "./formats.js";
 import { metadataKey, nodePrefix } from "./paths.js";
 import { buildPipeline } from "./pipeline.js";
 import { defaultRegistry, type Registry } from "./registry.js";
@@ -35,6 +34,38 @@ export interface ArrayConfig {
   writeEmptyChunks: boolean;
   /** Decoded chunks every `get` of the array reuses (`createChunkCache`; default none). */
   chunkCache?: ChunkCache;
+}
+
+/** Options of the write hooks. */
+export interface FormatWriteOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * How nodes of a non-v3 format are laid out and written. One value per format, shared by
+ * all its nodes; hooks that are absent make the corresponding write `UNSUPPORTED`.
+ */
+export interface NodeFormat {
+  /** The format's name (`"zarr-v2"`, `"zarr-v3-draft"`). */
+  readonly name: string;
+  /** The Zarr format version nodes of this format report (`node.zarrFormat`). */
+  readonly zarrFormat: 2 | 3;
+  /** Whether arrays store chunks whose elements all equal the fill value unless told otherwise. */
+  readonly writeEmptyChunks?: boolean;
+  /** Store key of a node's metadata document (named in error messages). */
+  metadataKey(path: string, kind: "array" | "group"): string;
+  /** Key prefix of an array's chunks (default: the node's own prefix, `path/`). */
+  chunkPrefix?(path: string): string;
+  /** An array's chunk key encoding (default: resolved from its metadata through the registry). */
+  chunkKeyEncoding?(metadata: ArrayMetadata): ChunkKeyEncoding;
+  /** Lists a group's children when it has no consolidated metadata (default: the v3 listing). */
+  listChildren?(group: ZarrGroup, options: FormatWriteOptions): Promise<NodeEntry[]>;
+  /** Writes a node's attributes to this format's documents. */
+  writeAttributes?(node: ZarrNode, attributes: Attributes, options: FormatWriteOptions): Promise<void>;
+  /** Writes an array's metadata (after `resize`). */
+  writeArrayMetadata?(array: ZarrArray, metadata: ArrayMetadata, options: FormatWriteOptions): Promise<void>;
+  /** Consolidates the metadata of the hierarchy below `group` (what `consolidateMetadata` does for v3). */
+  consolidate?(group: ZarrGroup, options: FormatWriteOptions): Promise<ZarrGroup>;
 }
 
 /** A group node. */

@@ -13,11 +13,11 @@ import {
   type JsonPath,
   type LazyEntry,
   type RegistryEntry,
+  type Store,
   type StoreEntry,
   ZarrError,
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
-import type { AnyFormatEntry, FormatEntry } from "./formats.js";
 import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
 import { bytesCodec } from "./codecs/bytes.js";
 import { transposeCodec } from "./codecs/transpose.js";
@@ -28,6 +28,31 @@ import { structDataType } from "./data-types/struct.js";
 
 type EntryType = ExtensionEntry["type"];
 type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
+
+/**
+ * A storage-format entry (Zarr v2, the early v3 draft...) as the registry keeps it. Its
+ * full contract is `FormatEntry` in formats.ts, which builds on the node model and so on
+ * this module: the registry only stores, orders and loads format entries.
+ */
+export interface LoadedFormatEntry {
+  readonly type: "format";
+  readonly name: string;
+  readonly package?: string;
+  /** Describes the node at `path` (formats.ts gives the exact options and result). */
+  read(store: Store, path: string, options: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** A format entry loaded on first use (`LazyFormatEntry` in formats.ts). */
+export interface LazyLoadedFormatEntry {
+  readonly type: "format";
+  readonly name: string;
+  readonly package?: string;
+  readonly lazy: true;
+  load(): Promise<LoadedFormatEntry>;
+}
+
+/** Any format entry a registry accepts. */
+export type RegistrableFormatEntry = LoadedFormatEntry | LazyLoadedFormatEntry;
 
 /** The kinds of entry a registry resolves by name. */
 export type RegistryEntryType = EntryType;
@@ -66,14 +91,14 @@ export interface LookupSite {
  * first use.
  */
 export class Registry {
-  private readonly byName = new Map<string, RegistryEntry | AnyFormatEntry>();
+  private readonly byName = new Map<string, RegistryEntry | RegistrableFormatEntry>();
   private readonly matchers: DataTypeEntry[] = [];
   private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
-  private readonly formatLoads = new Map<AnyFormatEntry, Promise<FormatEntry>>();
+  private readonly formatLoads = new Map<RegistrableFormatEntry, Promise<LoadedFormatEntry>>();
   /** What this registry was made with (kept by `extend`). */
   readonly options: Readonly<RegistryOptions>;
 
-  constructor(entries: Iterable<RegistryEntry | AnyFormatEntry> = [], options: RegistryOptions = {}) {
+  constructor(entries: Iterable<RegistryEntry | RegistrableFormatEntry> = [], options: RegistryOptions = {}) {
     this.options = { ...options };
     for (const e of entries) this.add(e);
   }
@@ -86,7 +111,7 @@ export class Registry {
    * defaultRegistry.add(gzip, zstd);
    * ```
    */
-  add(...entries: (RegistryEntry | AnyFormatEntry)[]): this {
+  add(...entries: (RegistryEntry | RegistrableFormatEntry)[]): this {
     for (const entry of entries) {
       const aliases = "aliases" in entry ? (entry.aliases ?? []) : [];
       const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...aliases];
@@ -99,14 +124,14 @@ export class Registry {
   }
 
   /** A new registry holding this one's entries plus `entries`, with the same options. */
-  extend(...entries: (RegistryEntry | AnyFormatEntry)[]): Registry {
+  extend(...entries: (RegistryEntry | RegistrableFormatEntry)[]): Registry {
     const next = new Registry(this.list(), this.options);
     next.add(...entries);
     return next;
   }
 
   /** Every distinct entry. */
-  list(): (RegistryEntry | AnyFormatEntry)[] {
+  list(): (RegistryEntry | RegistrableFormatEntry)[] {
     return [...new Set(this.byName.values()), ...this.matchers.filter((m) => !this.byName.has(`data_type:${m.name}`))];
   }
 
@@ -115,8 +140,8 @@ export class Registry {
    * @zarr/v2-compat) in the order they were added, lazy ones loaded. `open` and the
    * hierarchy functions ask them, in this order, about paths that have no `zarr.json`.
    */
-  async formats(): Promise<FormatEntry[]> {
-    const out: FormatEntry[] = [];
+  async formats(): Promise<LoadedFormatEntry[]> {
+    const out: LoadedFormatEntry[] = [];
     for (const entry of this.byName.values()) {
       if (entry.type !== "format") continue;
       if (!("lazy" in entry)) {
@@ -261,7 +286,7 @@ export const builtinEntries: readonly RegistryEntry[] = [
  * const arr = await open(store, "temperature", { registry });
  * ```
  */
-export function createRegistry(entries: Iterable<RegistryEntry | AnyFormatEntry> = [], options: RegistryOptions = {}): Registry {
+export function createRegistry(entries: Iterable<RegistryEntry | RegistrableFormatEntry> = [], options: RegistryOptions = {}): Registry {
   const registry = new Registry(builtinEntries, options);
   for (const e of entries) registry.add(e);
   return registry;
