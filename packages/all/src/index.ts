@@ -6,12 +6,31 @@
 import * as core from "@zarr/core";
 import type { Registry, Store, ZarrGroup } from "@zarr/core";
 import { allEntries } from "./entries.js";
+import { providerHints } from "./providers.js";
 
 export * from "@zarr/core";
 export { FileSystemStore, fileStoreEntry } from "@zarr/store-fs";
 export { HttpStore, httpStoreEntry } from "@zarr/store-http";
 export { writeZip, ZipStore, zipStoreEntry } from "@zarr/store-zip";
 export { allEntries, codecEntries, storeEntries } from "./entries.js";
+export { providerHints, providerOf, storeProviderOf } from "./providers.js";
+
+/**
+ * `createRegistry` from @zarr/core with {@link providerHints}: a registry of just
+ * `entries` whose error for a missing codec or store names the @zarr package to install.
+ *
+ * @example
+ * ```ts
+ * const registry = createRegistry([gzip]);
+ * await registry.codec("zstd"); // CODEC_UNKNOWN: ... It is provided by @zarr/codec-zstd: install it ...
+ * ```
+ */
+export function createRegistry(
+  entries: Parameters<typeof core.createRegistry>[0] = [],
+  options: core.RegistryOptions = {},
+): Registry {
+  return core.createRegistry(entries, { ...providerHints, ...options });
+}
 
 /**
  * A new registry with the built-ins of @zarr/core plus every @zarr codec and store,
@@ -23,7 +42,7 @@ export { allEntries, codecEntries, storeEntries } from "./entries.js";
  * ```
  */
 export function createFullRegistry(extra: Parameters<typeof core.createRegistry>[0] = []): Registry {
-  return core.createRegistry([...allEntries, ...extra]);
+  return createRegistry([...allEntries, ...extra]);
 }
 
 /** The registry every function of this package uses by default. */

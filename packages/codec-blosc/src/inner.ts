@@ -5,9 +5,8 @@
  */
 import { lz4CompressBlockHCInto, lz4CompressBlockInto, lz4DecompressBlockInto } from "@zarr/codec-lz4";
 import { zstdCompress, zstdDecompressInto } from "@zarr/codec-zstd";
-import { ZarrError } from "@zarr/spec";
+import { adler32, ZarrError } from "@zarr/spec";
 import { unzlibSync, zlibSync } from "fflate";
-import { adler32 } from "./adler32.js";
 import { blosclzCompressInto, blosclzDecompressInto } from "./blosclz.js";
 import {
   type BloscCname,

@@ -43,7 +43,8 @@ export {
   scaleOffset,
   shuffle,
 };
-export { adler32 } from "./checksums/adler32.js";
+/** Adler-32 (zlib's): the shared implementation from @zarr/spec. */
+export { adler32 } from "@zarr/spec";
 export { crc32 } from "./checksums/crc32.js";
 export { fletcher32 } from "./checksums/fletcher32.js";
 export { lookup3 } from "./checksums/lookup3.js";

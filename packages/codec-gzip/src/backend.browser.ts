@@ -13,8 +13,8 @@
  *   member starts, and every member's trailer is checked. It is exact but allocates about
  *   160 KiB of buffers per call, which dominates for small chunks.
  */
+import { adler32 } from "@zarr/spec";
 import { Gunzip, gzipSync, inflateSync, zlibSync } from "fflate";
-import { adler32 } from "./adler32.js";
 import type { DeflateBackend } from "./backend.js";
 import { crc32 } from "./crc32.js";
 import { parseMemberHeader, readUint32LE, TRAILER_LENGTH, verifyMembers } from "./gzip-format.js";

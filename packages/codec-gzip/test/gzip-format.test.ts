@@ -1,8 +1,7 @@
 import * as nodeZlib from "node:zlib";
-import type { ZarrError } from "@zarr/spec";
+import { adler32, type ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { adler32 } from "../src/adler32.js";
 import { crc32 } from "../src/crc32.js";
 import {
   backends,

@@ -1,7 +1,6 @@
 /** What the read and write paths need from a sharding codec instance. */
-import type { ChunkSpec, CodecPipeline } from "@zarr/spec";
+import type { ByteLruCache, ChunkSpec, CodecPipeline } from "@zarr/spec";
 import type { EndCheck } from "./fetch-inner-chunks.js";
-import type { LruCache } from "./lru-cache.js";
 import type { ResolvedShardingOptions } from "./options.js";
 import type { ShardFormat, ShardIndex } from "./shard-format.js";
 
@@ -22,7 +21,7 @@ export interface ShardCodecState {
   readonly inner: CodecPipeline;
   readonly options: ResolvedShardingOptions;
   /** Decoded indexes by shard key. */
-  readonly cache: LruCache<CachedIndex>;
+  readonly cache: ByteLruCache<string, CachedIndex>;
   /** The layout of shards of `shardShape` (throws `CODEC_FAILED` naming `key` when invalid). */
   format(shardShape: readonly number[], key: string): ShardFormat;
 }

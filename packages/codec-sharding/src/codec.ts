@@ -6,6 +6,7 @@
 import {
   type ArrayToBytesCodec,
   asZarrError,
+  ByteLruCache,
   type ByteSource,
   type ChunkSpec,
   type ChunkUpdate,
@@ -25,7 +26,6 @@ import {
 import type { CachedIndex, ShardCodecState } from "./codec-state.js";
 import { checkDivides, type IndexLocation, parseShardingConfiguration } from "./configuration.js";
 import { ShardVanished } from "./errors.js";
-import { LruCache } from "./lru-cache.js";
 import { resolveShardingOptions, type ResolvedShardingOptions, type ShardingOptions } from "./options.js";
 import { decodeShard, decodeShardPartialInto } from "./read.js";
 import { EMPTY_U64, ShardFormat } from "./shard-format.js";
@@ -52,7 +52,7 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
   readonly acceptsStrided = true;
   /** A shard is read in parts: its index, then the inner chunks a selection needs. */
   readonly partialReads = true;
-  readonly cache: LruCache<CachedIndex>;
+  readonly cache: ByteLruCache<string, CachedIndex>;
   private readonly formats = new Map<string, ShardFormat>();
 
   constructor(
@@ -63,7 +63,7 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
     private readonly uint64: DataType,
     readonly options: ResolvedShardingOptions,
   ) {
-    this.cache = new LruCache(options.indexCacheEntries, options.indexCacheBytes);
+    this.cache = new ByteLruCache({ maxEntries: options.indexCacheEntries, maxBytes: options.indexCacheBytes });
   }
 
   format(shardShape: readonly number[], key: string): ShardFormat {

@@ -12,7 +12,6 @@ import {
 } from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import { createShardingEntry, DEFAULT_INDEX_CODECS, DEFAULT_SHARDING_OPTIONS, shardingIndexed } from "../src/index.js";
-import { LruCache } from "../src/lru-cache.js";
 import { registryWith } from "./helpers.js";
 
 const BYTES: JsonObject = { name: "bytes", configuration: { endian: "little" } };
@@ -201,24 +200,5 @@ describe("shard shapes", () => {
     const all = Array.from((await get(arr)).data as Float32Array);
     expect(all.map((v) => (Number.isNaN(v) ? "NaN" : v))).toEqual(["NaN", "NaN", 1, 1, "NaN", "NaN"]);
     expect(Array.from((await get(arr, [[5, 2, 0]])).data as Float32Array).map(String)).toEqual(["NaN", "1", "NaN"]);
-  });
-});
-
-describe("LruCache", () => {
-  it("evicts the least recently used entry by count and by bytes", () => {
-    const cache = new LruCache<number>(2, 100);
-    cache.set("a", 1, 10);
-    cache.set("b", 2, 10);
-    expect(cache.get("a")).toBe(1);
-    cache.set("c", 3, 10);
-    expect(cache.get("b")).toBeUndefined();
-    expect(cache.get("a")).toBe(1);
-    cache.set("d", 4, 95);
-    expect(cache.size).toBe(1);
-    expect(cache.bytes).toBe(95);
-    cache.set("e", 5, 101);
-    expect(cache.get("e")).toBeUndefined();
-    cache.clear();
-    expect(cache.size).toBe(0);
   });
 });

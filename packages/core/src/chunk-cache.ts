@@ -3,7 +3,7 @@
  * its result without a store request or a decode; writes through `set`, `resize` and
  * `deleteNode` drop the entries they make stale.
  */
-import { type ChunkSpec, type DataArray, type Store, ZarrError } from "@zarr/spec";
+import { ByteLruCache, type ChunkSpec, type DataArray, type Store, ZarrError } from "@zarr/spec";
 
 /** Options of {@link createChunkCache}. */
 export interface ChunkCacheOptions {
@@ -20,7 +20,6 @@ interface Entry {
   data: DataArray | undefined;
   shape: readonly number[];
   dataTypeName: string;
-  cost: number;
   storeId: number;
   key: string;
 }
@@ -82,14 +81,13 @@ function sameShape(a: readonly number[], b: readonly number[]): boolean {
 export class ChunkCache {
   /** The most bytes held. */
   readonly maxBytes: number;
-  /** Entries by `storeId \0 key`, least recently used first. */
-  readonly #entries = new Map<string, Entry>();
+  /** Entries by `storeId \0 key`. */
+  readonly #entries: ByteLruCache<string, Entry>;
   /** Chunk keys held per store id, for prefix invalidation. */
   readonly #keysByStore = new Map<number, Set<string>>();
   readonly #self = new WeakRef(this);
   /** Stores this cache has been used with (and registered for invalidation by). */
   readonly #registered = new WeakSet<object>();
-  #bytes = 0;
   #hits = 0;
   #misses = 0;
   #epoch = 0;
@@ -100,11 +98,12 @@ export class ChunkCache {
       throw new ZarrError("INVALID_ARGUMENT", `Chunk cache option "maxBytes" must be a finite number >= 0, got ${String(maxBytes)}`);
     }
     this.maxBytes = maxBytes;
+    this.#entries = new ByteLruCache({ maxBytes, onEvict: (_, entry) => this.#untrack(entry.storeId, entry.key) });
   }
 
   /** Bytes held now. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries.bytes;
   }
   /** Chunks held now. */
   get entries(): number {
@@ -145,8 +144,6 @@ export class ChunkCache {
       this.#misses++;
       return undefined;
     }
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
     this.#hits++;
     return entry;
   }
@@ -173,23 +170,17 @@ export class ChunkCache {
     const cost = (data === undefined ? 0 : estimateBytes(data)) + ENTRY_OVERHEAD;
     if (cost > this.maxBytes) return;
     const sid = storeId(store);
-    const id = `${sid}\0${key}`;
-    this.#remove(id);
-    this.#entries.set(id, { data, shape: spec.shape.slice(), dataTypeName: spec.dataType.name, cost, storeId: sid, key });
-    this.#bytes += cost;
+    const entry: Entry = { data, shape: spec.shape.slice(), dataTypeName: spec.dataType.name, storeId: sid, key };
+    this.#entries.set(`${sid}\0${key}`, entry, cost);
     let keys = this.#keysByStore.get(sid);
     if (keys === undefined) this.#keysByStore.set(sid, (keys = new Set()));
     keys.add(key);
-    for (const [oldest] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#remove(oldest);
-    }
   }
 
   /** Drops the chunk at `key` of `store` (after changing it behind @zarr/core's back). */
   invalidate(store: Store, key: string): void {
     this.#epoch++;
-    this.#remove(`${storeId(store)}\0${key}`);
+    this.#remove(storeId(store), key);
   }
 
   /** Drops every chunk of `store` whose key starts with `prefix` (`""`: all of the store's chunks). */
@@ -198,7 +189,7 @@ export class ChunkCache {
     const sid = storeId(store);
     const keys = this.#keysByStore.get(sid);
     if (keys === undefined) return;
-    for (const key of [...keys]) if (key.startsWith(prefix)) this.#remove(`${sid}\0${key}`);
+    for (const key of [...keys]) if (key.startsWith(prefix)) this.#remove(sid, key);
   }
 
   /** Drops everything. */
@@ -206,17 +197,17 @@ export class ChunkCache {
     this.#epoch++;
     this.#entries.clear();
     this.#keysByStore.clear();
-    this.#bytes = 0;
   }
 
-  #remove(id: string): void {
-    const entry = this.#entries.get(id);
-    if (entry === undefined) return;
-    this.#entries.delete(id);
-    this.#bytes -= entry.cost;
-    const keys = this.#keysByStore.get(entry.storeId);
-    keys?.delete(entry.key);
-    if (keys?.size === 0) this.#keysByStore.delete(entry.storeId);
+  #remove(sid: number, key: string): void {
+    if (this.#entries.delete(`${sid}\0${key}`)) this.#untrack(sid, key);
+  }
+
+  /** Forgets `key` in the per-store index once its entry is gone. */
+  #untrack(sid: number, key: string): void {
+    const keys = this.#keysByStore.get(sid);
+    keys?.delete(key);
+    if (keys?.size === 0) this.#keysByStore.delete(sid);
   }
 }
 

@@ -5,32 +5,19 @@
  */
 export * from "./registry.js";
 export { MemoryStore } from "./memory-store.js";
-export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig } from "./nodes.js";
+export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig, type NodeEntry, type ZarrNode, type ResolvedArray } from "./nodes.js";
+export { open, openArray, openGroup, exists, openEntry, type OpenOptions } from "./open.js";
 export {
-  open,
-  openArray,
-  openGroup,
-  exists,
   create,
   createArray,
   createGroup,
-  children,
-  listChildren,
-  openEntry,
-  walkEntries,
-  type NodeEntry,
-  walk,
-  deleteNode,
-  setAttributes,
-  updateAttributes,
-  consolidateMetadata,
   guessChunkShape,
-  type ZarrNode,
-  type OpenOptions,
   type CreateNodeOptions,
   type CreateArrayOptions,
   type ExtensionLike,
-} from "./hierarchy.js";
+} from "./create.js";
+export { children, listChildren, walkEntries, walk } from "./listing.js";
+export { deleteNode, setAttributes, updateAttributes, consolidateMetadata } from "./mutate.js";
 export { get, type ArrayData, type GetOptions } from "./read.js";
 export { set, type SetOptions, type SetValue, type InputArray } from "./write.js";
 export { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";

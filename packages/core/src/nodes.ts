@@ -18,7 +18,6 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
-import type { NodeFormat } from "./formats.js";
 import { metadataKey, nodePrefix } from "./paths.js";
 import { buildPipeline } from "./pipeline.js";
 import { defaultRegistry, type Registry } from "./registry.js";
@@ -35,6 +34,38 @@ export interface ArrayConfig {
   writeEmptyChunks: boolean;
   /** Decoded chunks every `get` of the array reuses (`createChunkCache`; default none). */
   chunkCache?: ChunkCache;
+}
+
+/** Options of the write hooks. */
+export interface FormatWriteOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * How nodes of a non-v3 format are laid out and written. One value per format, shared by
+ * all its nodes; hooks that are absent make the corresponding write `UNSUPPORTED`.
+ */
+export interface NodeFormat {
+  /** The format's name (`"zarr-v2"`, `"zarr-v3-draft"`). */
+  readonly name: string;
+  /** The Zarr format version nodes of this format report (`node.zarrFormat`). */
+  readonly zarrFormat: 2 | 3;
+  /** Whether arrays store chunks whose elements all equal the fill value unless told otherwise. */
+  readonly writeEmptyChunks?: boolean;
+  /** Store key of a node's metadata document (named in error messages). */
+  metadataKey(path: string, kind: "array" | "group"): string;
+  /** Key prefix of an array's chunks (default: the node's own prefix, `path/`). */
+  chunkPrefix?(path: string): string;
+  /** An array's chunk key encoding (default: resolved from its metadata through the registry). */
+  chunkKeyEncoding?(metadata: ArrayMetadata): ChunkKeyEncoding;
+  /** Lists a group's children when it has no consolidated metadata (default: the v3 listing). */
+  listChildren?(group: ZarrGroup, options: FormatWriteOptions): Promise<NodeEntry[]>;
+  /** Writes a node's attributes to this format's documents. */
+  writeAttributes?(node: ZarrNode, attributes: Attributes, options: FormatWriteOptions): Promise<void>;
+  /** Writes an array's metadata (after `resize`). */
+  writeArrayMetadata?(array: ZarrArray, metadata: ArrayMetadata, options: FormatWriteOptions): Promise<void>;
+  /** Consolidates the metadata of the hierarchy below `group` (what `consolidateMetadata` does for v3). */
+  consolidate?(group: ZarrGroup, options: FormatWriteOptions): Promise<ZarrGroup>;
 }
 
 /** A group node. */
@@ -67,28 +98,66 @@ export class ZarrGroup {
   }
 }
 
+/**
+ * Everything an array node is made of: where it lives, its metadata, and the extensions
+ * that metadata resolved to (see `resolveArray`, which builds one and validates the parts
+ * against each other).
+ */
+export interface ResolvedArray {
+  readonly store: Store;
+  readonly path: string;
+  readonly metadata: ArrayMetadata;
+  /** Where the parts were looked up (and where nodes opened from this one look theirs up). */
+  readonly registry: Registry;
+  readonly dataType: DataType;
+  /** The fill value as a value of `dataType`. */
+  readonly fillValue: Scalar;
+  readonly chunkGrid: ChunkGrid;
+  readonly chunkKeyEncoding: ChunkKeyEncoding;
+  readonly codecs: CodecPipeline;
+  readonly config: ArrayConfig;
+  /** Default 3. */
+  readonly zarrFormat?: 2 | 3;
+  /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  readonly format?: NodeFormat;
+}
+
 /** An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs. */
 export class ZarrArray {
   readonly kind = "array" as const;
+  readonly store: Store;
+  readonly path: string;
+  readonly metadata: ArrayMetadata;
+  readonly registry: Registry;
+  readonly dataType: DataType;
+  readonly fillValue: Scalar;
+  readonly chunkGrid: ChunkGrid;
+  readonly chunkKeyEncoding: ChunkKeyEncoding;
+  readonly codecs: CodecPipeline;
+  readonly config: ArrayConfig;
+  readonly zarrFormat: 2 | 3;
+  /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  readonly format?: NodeFormat;
   readonly shape: readonly number[];
+  /** Key prefix of the chunks. */
   private readonly prefix: string;
-  constructor(
-    readonly store: Store,
-    readonly path: string,
-    readonly metadata: ArrayMetadata,
-    readonly registry: Registry,
-    readonly dataType: DataType,
-    readonly fillValue: Scalar,
-    readonly chunkGrid: ChunkGrid,
-    readonly chunkKeyEncoding: ChunkKeyEncoding,
-    readonly codecs: CodecPipeline,
-    readonly config: ArrayConfig,
-    readonly zarrFormat: 2 | 3 = 3,
-    /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
-    readonly format?: NodeFormat,
-  ) {
-    this.shape = metadata.shape;
-    this.prefix = format?.chunkPrefix?.(path) ?? nodePrefix(path);
+
+  /** Builds the node from resolved parts (normally through `resolveArray` or `open`). */
+  constructor(resolved: ResolvedArray) {
+    this.store = resolved.store;
+    this.path = resolved.path;
+    this.metadata = resolved.metadata;
+    this.registry = resolved.registry;
+    this.dataType = resolved.dataType;
+    this.fillValue = resolved.fillValue;
+    this.chunkGrid = resolved.chunkGrid;
+    this.chunkKeyEncoding = resolved.chunkKeyEncoding;
+    this.codecs = resolved.codecs;
+    this.config = resolved.config;
+    this.zarrFormat = resolved.zarrFormat ?? 3;
+    this.format = resolved.format;
+    this.shape = resolved.metadata.shape;
+    this.prefix = resolved.format?.chunkPrefix?.(resolved.path) ?? nodePrefix(resolved.path);
   }
   /** The node's name (last path segment; `""` for the root). */
   get name(): string {
@@ -119,6 +188,23 @@ export class ZarrArray {
   chunkSpec(coords: readonly number[]): ChunkSpec {
     return { shape: this.chunkGrid.chunkShape(coords), dataType: this.dataType, fillValue: this.fillValue };
   }
+}
+
+/** A node: an array or a group. */
+export type ZarrNode = ZarrArray | ZarrGroup;
+
+/** A node found while listing: its path and metadata, codecs not resolved. */
+export interface NodeEntry {
+  path: string;
+  name: string;
+  kind: "array" | "group";
+  metadata: NodeMetadata;
+  /** A group without a `zarr.json` that exists because it has children. */
+  implicit: boolean;
+  /** Consolidated metadata of the descendants, when the listing came from it. */
+  consolidated?: ReadonlyMap<string, NodeMetadata>;
+  /** The storage format the node was read from, when it is not Zarr v3 (see `NodeFormat`). */
+  format?: NodeFormat;
 }
 
 /** Re-throws a key-less MetadataError with the document's key. */
@@ -184,7 +270,7 @@ export async function resolveArray(
       key,
       path: ["codecs"],
     });
-    return new ZarrArray(
+    return new ZarrArray({
       store,
       path,
       metadata,
@@ -194,9 +280,9 @@ export async function resolveArray(
       chunkGrid,
       chunkKeyEncoding,
       codecs,
-      { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache },
-      options.zarrFormat ?? format?.zarrFormat ?? 3,
+      config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache },
+      zarrFormat: options.zarrFormat ?? format?.zarrFormat ?? 3,
       format,
-    );
+    });
   });
 }

@@ -13,11 +13,11 @@ import {
   type JsonPath,
   type LazyEntry,
   type RegistryEntry,
+  type Store,
   type StoreEntry,
   ZarrError,
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
-import type { AnyFormatEntry, FormatEntry } from "./formats.js";
 import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
 import { bytesCodec } from "./codecs/bytes.js";
 import { transposeCodec } from "./codecs/transpose.js";
@@ -29,52 +29,45 @@ import { structDataType } from "./data-types/struct.js";
 type EntryType = ExtensionEntry["type"];
 type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
 
-/** Which package provides a name this registry does not know (for error messages). */
-const KNOWN_PROVIDERS: Record<string, string> = {
-  gzip: "@zarr/codec-gzip",
-  zlib: "@zarr/codec-gzip",
-  zstd: "@zarr/codec-zstd",
-  blosc: "@zarr/codec-blosc",
-  lz4: "@zarr/codec-lz4",
-  crc32c: "@zarr/codec-crc32c",
-  "vlen-utf8": "@zarr/codec-vlen",
-  "vlen-bytes": "@zarr/codec-vlen",
-  sharding_indexed: "@zarr/codec-sharding",
-  bz2: "@zarr/codec-bz2",
-  lzma: "@zarr/codec-lzma",
-  delta: "@zarr/codec-filters",
-  fixedscaleoffset: "@zarr/codec-filters",
-  quantize: "@zarr/codec-filters",
-  bitround: "@zarr/codec-filters",
-  packbits: "@zarr/codec-filters",
-  categorize: "@zarr/codec-filters",
-  astype: "@zarr/codec-filters",
-  shuffle: "@zarr/codec-filters",
-  adler32: "@zarr/codec-filters",
-  crc32: "@zarr/codec-filters",
-  fletcher32: "@zarr/codec-filters",
-  json2: "@zarr/codec-filters",
-  msgpack2: "@zarr/codec-filters",
-  scale_offset: "@zarr/codec-filters",
-  cast_value: "@zarr/codec-filters",
-  reshape: "@zarr/codec-filters",
-  jenkins_lookup3: "@zarr/codec-filters",
-  "cast-value": "@zarr/codec-filters",
-};
-
-/** The package that serves a URL scheme, when it is one of ours. */
-export function storeProviderOf(scheme: string): string | undefined {
-  if (scheme === "file") return "@zarr/store-fs";
-  if (scheme === "http" || scheme === "https") return "@zarr/store-http";
-  if (scheme === "s3") return "@zarr/store-s3";
-  if (scheme === "zip" || scheme.startsWith("zip+")) return "@zarr/store-zip";
-  return undefined;
+/**
+ * A storage-format entry (Zarr v2, the early v3 draft...) as the registry keeps it. Its
+ * full contract is `FormatEntry` in formats.ts, which builds on the node model and so on
+ * this module: the registry only stores, orders and loads format entries.
+ */
+export interface LoadedFormatEntry {
+  readonly type: "format";
+  readonly name: string;
+  readonly package?: string;
+  /** Describes the node at `path` (formats.ts gives the exact options and result). */
+  read(store: Store, path: string, options: { signal?: AbortSignal }): Promise<unknown>;
 }
 
-/** The package that provides `name`, when it is one of ours. */
-export function providerOf(name: string): string | undefined {
-  const bare = name.startsWith("numcodecs.") ? name.slice("numcodecs.".length) : name;
-  return KNOWN_PROVIDERS[bare];
+/** A format entry loaded on first use (`LazyFormatEntry` in formats.ts). */
+export interface LazyLoadedFormatEntry {
+  readonly type: "format";
+  readonly name: string;
+  readonly package?: string;
+  readonly lazy: true;
+  load(): Promise<LoadedFormatEntry>;
+}
+
+/** Any format entry a registry accepts. */
+export type RegistrableFormatEntry = LoadedFormatEntry | LazyLoadedFormatEntry;
+
+/** The kinds of entry a registry resolves by name. */
+export type RegistryEntryType = EntryType;
+
+/** Options of a {@link Registry} (and {@link createRegistry}). */
+export interface RegistryOptions {
+  /**
+   * Names the package that provides a codec, store scheme, data type... this registry
+   * lacks, for the `CODEC_UNKNOWN`/`UNSUPPORTED` message ("It is provided by
+   * @zarr/codec-zstd: install it..."); `undefined` when it knows none. @zarr/all supplies
+   * the table of every @zarr package; without one, the message names the missing
+   * extension and says to install the package that provides it or use @zarr/all.
+   * Copies made with `extend` keep it.
+   */
+  providerOf?: (type: RegistryEntryType, name: string) => string | undefined;
 }
 
 const KIND_LABEL: Record<EntryType, string> = {
@@ -98,12 +91,15 @@ export interface LookupSite {
  * first use.
  */
 export class Registry {
-  private readonly byName = new Map<string, RegistryEntry | AnyFormatEntry>();
+  private readonly byName = new Map<string, RegistryEntry | RegistrableFormatEntry>();
   private readonly matchers: DataTypeEntry[] = [];
   private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
-  private readonly formatLoads = new Map<AnyFormatEntry, Promise<FormatEntry>>();
+  private readonly formatLoads = new Map<RegistrableFormatEntry, Promise<LoadedFormatEntry>>();
+  /** What this registry was made with (kept by `extend`). */
+  readonly options: Readonly<RegistryOptions>;
 
-  constructor(entries: Iterable<RegistryEntry | AnyFormatEntry> = []) {
+  constructor(entries: Iterable<RegistryEntry | RegistrableFormatEntry> = [], options: RegistryOptions = {}) {
+    this.options = { ...options };
     for (const e of entries) this.add(e);
   }
 
@@ -115,7 +111,7 @@ export class Registry {
    * defaultRegistry.add(gzip, zstd);
    * ```
    */
-  add(...entries: (RegistryEntry | AnyFormatEntry)[]): this {
+  add(...entries: (RegistryEntry | RegistrableFormatEntry)[]): this {
     for (const entry of entries) {
       const aliases = "aliases" in entry ? (entry.aliases ?? []) : [];
       const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...aliases];
@@ -127,15 +123,15 @@ export class Registry {
     return this;
   }
 
-  /** A new registry holding this one's entries plus `entries`. */
-  extend(...entries: (RegistryEntry | AnyFormatEntry)[]): Registry {
-    const next = new Registry(this.list());
+  /** A new registry holding this one's entries plus `entries`, with the same options. */
+  extend(...entries: (RegistryEntry | RegistrableFormatEntry)[]): Registry {
+    const next = new Registry(this.list(), this.options);
     next.add(...entries);
     return next;
   }
 
   /** Every distinct entry. */
-  list(): (RegistryEntry | AnyFormatEntry)[] {
+  list(): (RegistryEntry | RegistrableFormatEntry)[] {
     return [...new Set(this.byName.values()), ...this.matchers.filter((m) => !this.byName.has(`data_type:${m.name}`))];
   }
 
@@ -144,8 +140,8 @@ export class Registry {
    * @zarr/v2-compat) in the order they were added, lazy ones loaded. `open` and the
    * hierarchy functions ask them, in this order, about paths that have no `zarr.json`.
    */
-  async formats(): Promise<FormatEntry[]> {
-    const out: FormatEntry[] = [];
+  async formats(): Promise<LoadedFormatEntry[]> {
+    const out: LoadedFormatEntry[] = [];
     for (const entry of this.byName.values()) {
       if (entry.type !== "format") continue;
       if (!("lazy" in entry)) {
@@ -174,7 +170,7 @@ export class Registry {
     return this.byName.has(`${type}:${name}`) || (type === "data_type" && this.matchers.some((m) => m.matches?.(name)));
   }
 
-  /** Resolves a codec, or throws `CODEC_UNKNOWN` naming the codec and the package that provides it. */
+  /** Resolves a codec, or throws `CODEC_UNKNOWN` naming the codec (and, with provider hints, its package). */
   codec(name: string, site: LookupSite = {}): Promise<CodecEntry> {
     return this.resolve("codec", name, site);
   }
@@ -202,7 +198,7 @@ export class Registry {
   private async resolve<T extends EntryType>(type: T, name: string, site: LookupSite): Promise<EntryOf<T>> {
     let entry = this.byName.get(`${type}:${name}`) as RegistryEntry | undefined;
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
-    if (entry === undefined) throw unknownEntry(type, name, site);
+    if (entry === undefined) throw unknownEntry(type, name, site, this.options.providerOf);
     if (!("lazy" in entry)) return entry as EntryOf<T>;
     let pending = this.loaded.get(entry);
     if (pending === undefined) {
@@ -232,18 +228,29 @@ export class Registry {
   }
 }
 
-function unknownEntry(type: EntryType, name: string, site: LookupSite): ZarrError {
+/** How to get a missing codec or store adapter when no provider table says which package has it. */
+const INSTALL_HINT =
+  " Install the package that provides it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all, which registers every @zarr codec and store.";
+
+function unknownEntry(
+  type: EntryType,
+  name: string,
+  site: LookupSite,
+  providerOf: RegistryOptions["providerOf"],
+): ZarrError {
   const where = [
     site.path !== undefined ? `at ${formatJsonPath(site.path)}` : undefined,
     site.key !== undefined ? `in "${site.key}"` : undefined,
   ]
     .filter(Boolean)
     .join(" ");
-  const provider = type === "codec" ? providerOf(name) : type === "store" ? storeProviderOf(name) : undefined;
+  const provider = providerOf?.(type, name);
   const hint =
     provider !== undefined
       ? ` It is provided by ${provider}: install it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all.`
-      : " No installed package provides it; a third-party package may (add its entry to the registry).";
+      : providerOf === undefined && (type === "codec" || type === "store")
+        ? INSTALL_HINT
+        : " No installed package provides it; a third-party package may (add its entry to the registry).";
   return new ZarrError(
     type === "codec" ? "CODEC_UNKNOWN" : "UNSUPPORTED",
     `${KIND_LABEL[type]} "${name}"${where ? ` (${where})` : ""} is not registered.${hint}`,
@@ -268,7 +275,8 @@ export const builtinEntries: readonly RegistryEntry[] = [
 ];
 
 /**
- * Creates a registry holding the built-in entries plus `entries`.
+ * Creates a registry holding the built-in entries plus `entries`; `options.providerOf`
+ * names packages in the error for an extension it lacks (see {@link RegistryOptions}).
  *
  * @example
  * ```ts
@@ -278,8 +286,8 @@ export const builtinEntries: readonly RegistryEntry[] = [
  * const arr = await open(store, "temperature", { registry });
  * ```
  */
-export function createRegistry(entries: Iterable<RegistryEntry | AnyFormatEntry> = []): Registry {
-  const registry = new Registry(builtinEntries);
+export function createRegistry(entries: Iterable<RegistryEntry | RegistrableFormatEntry> = [], options: RegistryOptions = {}): Registry {
+  const registry = new Registry(builtinEntries, options);
   for (const e of entries) registry.add(e);
   return registry;
 }

@@ -50,7 +50,8 @@ describe("zarr-python v3 fixtures (core only)", () => {
         expect(error).toBeInstanceOf(ZarrError);
         expect((error as ZarrError).code).toBe("CODEC_UNKNOWN");
         expect((error as ZarrError).message).toContain(`"${missing[0]}"`);
-        expect((error as ZarrError).message).toContain("@zarr/codec-");
+        expect((error as ZarrError).message).toContain(`${path}/zarr.json`);
+        expect((error as ZarrError).message).toContain("Install the package that provides it");
       });
     }
   }

@@ -19,6 +19,7 @@ import {
   setAttributes,
   updateAttributes,
   walk,
+  ZarrArray,
   type ZarrError,
 } from "../src/index.js";
 import { countingStore, FIXTURES, loadDirectory } from "./helpers.js";
@@ -144,6 +145,26 @@ describe("groups and arrays", () => {
     expect(names).toContain("nested");
     const spaced = await openGroup(store, "my group with spaces");
     expect(spaced.name).toBe("my group with spaces");
+  });
+});
+
+describe("ZarrArray from resolved parts", () => {
+  it("holds every resolved part; setAttributes keeps them all and changes only the attributes", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "a/x", { shape: [4, 6], chunkShape: [2, 3], dataType: "int16", writeEmptyChunks: true });
+    const copy = new ZarrArray({ ...arr, zarrFormat: undefined });
+    expect(copy.zarrFormat).toBe(3);
+    expect([copy.shape, copy.ndim, copy.name, copy.chunkShape]).toEqual([[4, 6], 2, "x", [2, 3]]);
+    expect(copy.chunkKey([1, 1])).toBe("a/x/c/1/1");
+    expect(copy.chunkSpec([1, 1]).shape).toEqual([2, 3]);
+    const updated = await setAttributes(arr, { units: "K" });
+    expect(updated).toBeInstanceOf(ZarrArray);
+    for (const part of ["store", "path", "registry", "dataType", "fillValue", "chunkGrid", "chunkKeyEncoding", "codecs", "config", "zarrFormat", "format"] as const) {
+      expect(updated[part], part).toBe(arr[part]);
+    }
+    expect(updated.attributes).toEqual({ units: "K" });
+    expect(updated.config.writeEmptyChunks).toBe(true);
+    expect(updated.chunkKey([0, 1])).toBe("a/x/c/0/1");
   });
 });
 

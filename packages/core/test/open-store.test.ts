@@ -31,9 +31,12 @@ describe("openStore", () => {
     expect(seen).toEqual(["memory://a", "zip+memory://b/c.zip", "memory://b/c.zip"]);
   });
 
-  it("names the package to install for a scheme nobody serves", async () => {
+  it("names the scheme nobody serves and says to install its package or use @zarr/all", async () => {
     const e = await openStore("https://example.com/x.zarr", { registry: createRegistry() }).catch((x: ZarrError) => x);
     expect((e as ZarrError).code).toBe("UNSUPPORTED");
-    expect((e as ZarrError).message).toContain("@zarr/store-http");
+    expect((e as ZarrError).message).toMatch(/^Store for URL scheme "https" is not registered\. Install the package that provides it .*or use @zarr\/all/);
+    const hinted = createRegistry([], { providerOf: (type, name) => (type === "store" ? `store-for-${name}` : undefined) });
+    const named = await openStore("s3://bucket/x.zarr", { registry: hinted }).catch((x: ZarrError) => x);
+    expect((named as ZarrError).message).toContain("It is provided by store-for-s3: install it");
   });
 });

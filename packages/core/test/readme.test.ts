@@ -8,6 +8,7 @@ it("the README examples run", () => {
   expect(outputs[0]).toContain("values: [ 1, 2 ]");
   expect(outputs[1]).toContain("https zip\n262143");
   expect(outputs[1]).toContain("function\n131072");
-  expect(outputs[2]).toContain("@zarr/codec-blosc");
+  expect(outputs[2]).toContain('CODEC_UNKNOWN Codec "blosc" (at $.codecs[1] in "t/zarr.json") is not registered. Install the package');
+  expect(outputs[2]).toContain("It is provided by @zarr/codec-blosc: install it");
   expect(outputs[3]).toContain("Infinity");
 });

@@ -53,11 +53,30 @@ describe("registry", () => {
     expect(loads).toBe(1);
   });
 
-  it("names the missing codec and the package that provides it", async () => {
+  it("alone, names the missing codec and where it is, and says to install its package or use @zarr/all", async () => {
     const store = new MemoryStore();
     const e = await createArray(store, "x", { shape: [3], dataType: "uint8", codecs: ["bytes", "zstd"] }).catch((x: ZarrError) => x);
     expect((e as ZarrError).code).toBe("CODEC_UNKNOWN");
-    expect((e as ZarrError).message).toMatch(/Codec "zstd" \(at \$\.codecs\[1\].*\) is not registered\. It is provided by @zarr\/codec-zstd/);
+    expect((e as ZarrError).jsonPath).toBe("$.codecs[1]");
+    expect((e as ZarrError).message).toMatch(
+      /^Codec "zstd" \(at \$\.codecs\[1\] in "x\/zarr\.json"\) is not registered\. Install the package that provides it .*or use @zarr\/all/,
+    );
+    // Core carries no table of packages: that is @zarr/all's job.
+    expect((e as ZarrError).message).not.toContain("@zarr/codec-zstd");
+  });
+
+  it("names the package from the registry's providerOf, kept by extend", async () => {
+    const seen: string[] = [];
+    const providerOf = (type: string, name: string) => {
+      seen.push(`${type}:${name}`);
+      return name === "zstd" ? "some-zstd-package" : undefined;
+    };
+    const registry = createRegistry([], { providerOf }).extend(xorCodec);
+    const e = await registry.codec("zstd", { key: "a/zarr.json", path: ["codecs", 0] }).catch((x: ZarrError) => x);
+    expect((e as ZarrError).message).toMatch(/^Codec "zstd" \(at \$\.codecs\[0\] in "a\/zarr\.json"\) is not registered\. It is provided by some-zstd-package: install it/);
+    const other = await registry.codec("mystery").catch((x: ZarrError) => x);
+    expect((other as ZarrError).message).toContain("No installed package provides it");
+    expect(seen).toEqual(["codec:zstd", "codec:mystery"]);
   });
 
   it("reports a failing lazy load as UNSUPPORTED", async () => {

@@ -18,3 +18,4 @@ export * from "./registry-entry.js";
 export * from "./concurrency.js";
 export * from "./workers.js";
 export * from "./checksums.js";
+export * from "./lru-cache.js";

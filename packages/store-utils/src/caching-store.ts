@@ -1,5 +1,6 @@
 /** `CachingStore`: a read-through cache of values and byte ranges, bounded by bytes. */
 import {
+  ByteLruCache,
   type ByteRange,
   type DirListing,
   type ReadableStore,
@@ -8,7 +9,6 @@ import {
   type StoreRequestOptions,
   ZarrError,
 } from "@zarr/spec";
-import { ByteLru } from "./byte-lru.js";
 
 /** Options of {@link CachingStore}. */
 export interface CachingStoreOptions {
@@ -80,7 +80,7 @@ export class CachingStore implements ReadableStore {
   /** The most bytes held. */
   readonly maxBytes: number;
   readonly #cacheMissing: boolean;
-  readonly #lru: ByteLru<Uint8Array | undefined>;
+  readonly #lru: ByteLruCache<string, Uint8Array | undefined>;
   /**
    * Store key → the cache ids holding its value (span `null`) or ranges of it (the span of
    * the value they hold, so a later range inside it is cut from it without a request).
@@ -110,7 +110,7 @@ export class CachingStore implements ReadableStore {
     this.inner = inner;
     this.maxBytes = maxBytes;
     this.#cacheMissing = options.cacheMissing ?? true;
-    this.#lru = new ByteLru(maxBytes, (id) => this.#forget(id));
+    this.#lru = new ByteLruCache({ maxBytes, onEvict: (id) => this.#forget(id) });
     const { getRange, getSize, set, delete: del, deletePrefix, list, listPrefix, listDir } = inner;
     if (typeof getRange === "function") {
       this.getRange = (key, range, opts) => this.#getRange(key, range, opts, getRange);
@@ -288,7 +288,7 @@ export class CachingStore implements ReadableStore {
     // A view into a larger buffer (a whole HTTP body, an archive) would keep all of it
     // alive: keep a copy of just the value, so `maxBytes` is what is really held.
     const kept = value !== undefined && value.byteLength !== value.buffer.byteLength ? value.slice() : value;
-    if (!this.#lru.insert(id, kept, cost)) return false;
+    if (!this.#lru.set(id, kept, cost)) return false;
     let ids = this.#ids.get(key);
     if (ids === undefined) this.#ids.set(key, (ids = new Map()));
     ids.set(id, span);

@@ -3,6 +3,7 @@
  * of another store (a file, an HTTP object, an S3 object...), read with byte ranges.
  */
 import {
+  ByteLruCache,
   type ByteRange,
   type DirListing,
   type ListableStore,
@@ -17,7 +18,6 @@ import {
 } from "@zarr/spec";
 import { ArchiveSource } from "./archive-source.js";
 import { readDirectory, type SkippedEntry, type ZipDirectory, type ZipEntry } from "./central-directory.js";
-import { DecodedCache } from "./decoded-cache.js";
 import { checkReadable, decodeEntryData } from "./entry-data.js";
 import { dataOffsetOf, readHeaderAndData } from "./local-header.js";
 import { METHOD_STORED } from "./zip-format.js";
@@ -124,7 +124,8 @@ export class ZipStore implements ReadableStore, ListableStore {
   readonly archive: string;
   readonly #src: ArchiveSource;
   readonly #options: ZipStoreOptions;
-  readonly #cache: DecodedCache;
+  /** Decompressed deflated entries by entry name, so ranges of one entry inflate it once. */
+  readonly #cache: ByteLruCache<string, Uint8Array>;
   readonly #inflating = new Map<ZipEntry, Promise<Uint8Array>>();
   #opening: Promise<OpenArchive> | undefined;
 
@@ -140,7 +141,13 @@ export class ZipStore implements ReadableStore, ListableStore {
     this.archive = key;
     this.#src = new ArchiveSource(source, key);
     this.#options = options;
-    this.#cache = new DecodedCache(options.cacheEntries ?? 4, options.cacheBytes ?? 32 * 1024 * 1024);
+    for (const name of ["cacheEntries", "cacheBytes"] as const) {
+      const n = options[name];
+      if (n !== undefined && !(typeof n === "number" && n >= 0)) {
+        throw new ZarrError("INVALID_ARGUMENT", `ZipStore option "${name}" must be a number >= 0, got ${String(n)}`);
+      }
+    }
+    this.#cache = new ByteLruCache({ maxEntries: options.cacheEntries ?? 4, maxBytes: options.cacheBytes ?? 32 * 1024 * 1024 });
   }
 
   #load(signal: AbortSignal | undefined): Promise<OpenArchive> {
@@ -233,7 +240,7 @@ export class ZipStore implements ReadableStore, ListableStore {
       pending = this.#readAndDecode(key, entry, undefined);
       this.#inflating.set(entry, pending);
       pending.then(
-        (bytes) => this.#cache.set(entry.name, bytes),
+        (bytes) => this.#cache.set(entry.name, bytes, bytes.length),
         () => {},
       );
       pending.finally(() => this.#inflating.delete(entry)).catch(() => {});

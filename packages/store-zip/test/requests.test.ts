@@ -110,6 +110,25 @@ describe("request counts", () => {
     expect(counting.requests).toBe(1);
   });
 
+  it("deflated entries: cacheBytes bounds the cache, and bad cache options are refused", async () => {
+    const archive = await bigArchive(40, 5000, "deflate");
+    const counting = new CountingStore(new BytesStore({ "d.zip": archive }));
+    // Room for one 5000-byte entry only: reading another evicts it.
+    const store = new ZipStore(counting, "d.zip", { cacheBytes: 9000 });
+    await store.open();
+    await store.getRange("arr/c/0", { offset: 0, length: 1 });
+    counting.reset();
+    await store.getRange("arr/c/0", { offset: 1, length: 1 });
+    expect(counting.requests).toBe(0);
+    await store.getRange("arr/c/1", { offset: 0, length: 1 });
+    counting.reset();
+    await store.getRange("arr/c/0", { offset: 2, length: 1 });
+    expect(counting.requests).toBe(1);
+    for (const bad of [{ cacheEntries: -1 }, { cacheBytes: Number.NaN }]) {
+      expect(() => new ZipStore(counting, "d.zip", bad)).toThrow(/ZipStore option "cache(Entries|Bytes)" must be a number >= 0/);
+    }
+  });
+
   it("a source without getRange is read once, whole", async () => {
     const archive = await bigArchive(100, 100);
     const source = new GetOnlyStore(new BytesStore({ "a.zip": archive }));

@@ -10,6 +10,7 @@
  *   `initval` over `prefix` + data, after the data.
  */
 import {
+  adler32,
   type BytesToBytesCodec,
   type CodecCallContext,
   type CodecEntry,
@@ -18,7 +19,6 @@ import {
   type JsonValue,
   ZarrError,
 } from "@zarr/spec";
-import { adler32 } from "../checksums/adler32.js";
 import { crc32 } from "../checksums/crc32.js";
 import { fletcher32 } from "../checksums/fletcher32.js";
 import { lookup3 } from "../checksums/lookup3.js";

@@ -1,0 +1,271 @@
+/**
+ * Creating nodes with defaults: `createGroup`, `createArray` (chunk shape, codecs, fill
+ * value and endianness chosen for the caller and written to the metadata) and `create`.
+ */
+import {
+  type ArrayMetadata,
+  asZarrError,
+  type Attributes,
+  type ExtensionObject,
+  type GroupMetadata,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  parseArrayMetadata,
+  type Scalar,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
+import { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
+import { deleteNode, requireWritable } from "./mutate.js";
+import { type ArrayConfig, type NodeOptions, resolveArray, withMetadataKey, type ZarrArray, ZarrGroup } from "./nodes.js";
+import { exists } from "./open.js";
+import { metadataKey, normalizePath, parentPath, validateNewNodePath } from "./paths.js";
+import { defaultRegistry, type Registry } from "./registry.js";
+
+/** Options shared by `createGroup` and `createArray`. */
+export interface CreateNodeOptions extends NodeOptions {
+  /** User attributes. */
+  attributes?: Attributes;
+  /** Replace a node already at the path (deleting everything below it). Default false: `NODE_EXISTS`. */
+  overwrite?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Makes sure a node can be created at `path`: parents are groups (or absent), nothing is there unless overwriting. */
+async function prepareNewNode(store: Store, path: string, options: CreateNodeOptions): Promise<void> {
+  validateNewNodePath(path);
+  for (let parent = parentPath(path); parent !== undefined; parent = parentPath(parent)) {
+    const meta = await readNodeMetadata(store, parent, options.signal);
+    if (meta?.node_type === "array") {
+      throw new ZarrError("INVALID_ARGUMENT", `Cannot create "${path}": its ancestor "${parent || "/"}" is an array`);
+    }
+    if (meta !== undefined) break; // an explicit group: its own ancestors were checked when it was made
+  }
+  if (await exists(store, path, options)) {
+    if (!options.overwrite) {
+      throw new ZarrError("NODE_EXISTS", `A node already exists at "${path || "/"}" (pass overwrite: true to replace it)`, {
+        key: metadataKey(path),
+      });
+    }
+    await deleteNode(store, path, options);
+  }
+}
+
+/** Writes explicit group documents for every missing ancestor of `path`. */
+async function writeMissingParents(store: Store, path: string, signal?: AbortSignal): Promise<void> {
+  const missing: string[] = [];
+  for (let parent = parentPath(path); parent !== undefined; parent = parentPath(parent)) {
+    const meta = await readNodeMetadata(store, parent, signal);
+    if (meta !== undefined) break;
+    missing.push(parent);
+  }
+  for (const parent of missing.reverse()) {
+    await writeNodeMetadata(store, parent, { zarr_format: 3, node_type: "group", attributes: {} }, signal);
+  }
+}
+
+/**
+ * Creates a group at `path` (and explicit groups for missing ancestors).
+ *
+ * @example
+ * ```ts
+ * const root = await createGroup(store, "", { attributes: { title: "climate" } });
+ * const sub = await createGroup(store, "a/b");  // also writes a/zarr.json
+ * ```
+ */
+export async function createGroup(store: Store, path = "", options: CreateNodeOptions = {}): Promise<ZarrGroup> {
+  requireWritable(store, `create group "${path}"`);
+  const p = normalizePath(path);
+  if (options.attributes !== undefined && !isJsonObject(options.attributes)) {
+    throw new ZarrError("INVALID_ARGUMENT", "attributes must be a JSON object");
+  }
+  await prepareNewNode(store, p, options);
+  await writeMissingParents(store, p, options.signal);
+  const metadata: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: options.attributes ?? {} };
+  await writeNodeMetadata(store, p, metadata, options.signal);
+  return new ZarrGroup(store, p, metadata, options.registry ?? defaultRegistry, undefined);
+}
+
+/** An extension definition in options: a name, or `{name, configuration}`. */
+export type ExtensionLike = string | { name: string; configuration?: JsonObject; must_understand?: boolean };
+
+/** Options of `createArray`. */
+export interface CreateArrayOptions extends CreateNodeOptions, Partial<ArrayConfig> {
+  shape: readonly number[];
+  /** `"float32"`, `"string"`, `{name: "numpy.datetime64", configuration: {unit: "s", scale_factor: 1}}`, ... */
+  dataType: ExtensionLike;
+  /** Regular chunk shape (default: chosen from the array's size, about 1 MiB per chunk). */
+  chunkShape?: readonly number[];
+  /** Rectilinear grid: per dimension a chunk size or a list of chunk edge lengths. */
+  chunkShapes?: ReadonlyArray<number | readonly number[]>;
+  /** Any chunk grid as metadata (overrides `chunkShape`/`chunkShapes`). */
+  chunkGrid?: ExtensionLike;
+  /** Key encoding: `{name: "default", separator: "/"}` (default) or `{name: "v2", separator: "."}`. */
+  chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
+  /** Fill value, as a JavaScript value (`NaN`, `0n`, `"x"`) or its metadata form (`"NaN"`, `"0x7fc00001"`). Default: the type's zero. */
+  fillValue?: Scalar | JsonValue;
+  /** The codec chain (default: `bytes` (or `vlen-*` for variable-size types) then `zstd` when the registry has it). */
+  codecs?: readonly ExtensionLike[];
+  dimensionNames?: readonly (string | null)[];
+}
+
+function toExtension(e: ExtensionLike): ExtensionObject {
+  if (typeof e === "string") return { name: e, configuration: {} };
+  const out: ExtensionObject = { name: e.name, configuration: e.configuration ?? {} };
+  if (e.must_understand !== undefined) out.must_understand = e.must_understand;
+  return out;
+}
+
+/**
+ * Chooses a chunk shape of roughly `target` bytes (default 1 MiB) by halving the
+ * largest dimensions, like zarr-python's `guess_chunks`.
+ */
+export function guessChunkShape(shape: readonly number[], itemSize: number, target = 1 << 20): number[] {
+  const chunks = shape.map((n) => Math.max(1, n));
+  const bytes = () => chunks.reduce((a, b) => a * b, 1) * Math.max(1, itemSize);
+  let d = 0;
+  while (bytes() > target && chunks.some((c) => c > 1)) {
+    const i = d % chunks.length;
+    if (chunks[i] > 1) chunks[i] = Math.ceil(chunks[i] / 2);
+    d++;
+  }
+  return chunks;
+}
+
+/**
+ * Fills in the `bytes` codec's `endian` ("little") when the caller left it out for a
+ * multi-byte type, also inside sharding chains, so the written metadata is complete.
+ */
+function withDefaultEndian(codec: ExtensionObject, multiByte: boolean): ExtensionObject {
+  if (codec.name === "bytes" && multiByte && codec.configuration.endian === undefined) {
+    return { ...codec, configuration: { ...codec.configuration, endian: "little" } };
+  }
+  if (codec.name === "sharding_indexed") {
+    const config = { ...codec.configuration };
+    if (Array.isArray(config.codecs)) {
+      config.codecs = config.codecs.map((c) => withDefaultEndian(toExtension(c as ExtensionLike), multiByte) as unknown as JsonObject);
+    }
+    if (Array.isArray(config.index_codecs)) {
+      config.index_codecs = config.index_codecs.map((c) => withDefaultEndian(toExtension(c as ExtensionLike), true) as unknown as JsonObject);
+    }
+    return { ...codec, configuration: config };
+  }
+  return codec;
+}
+
+function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, registry: Registry): ExtensionObject[] {
+  let first: ExtensionObject;
+  if (byteSize !== undefined) first = { name: "bytes", configuration: { endian: "little" } };
+  else if (dataTypeKind === "string") first = { name: "vlen-utf8", configuration: {} };
+  else if (dataTypeKind === "bytes") first = { name: "vlen-bytes", configuration: {} };
+  else throw new ZarrError("INVALID_ARGUMENT", `No default codecs for the variable-size data type kind "${dataTypeKind}": pass codecs`);
+  const chain = [first];
+  if (registry.has("codec", "zstd")) chain.push({ name: "zstd", configuration: { level: 0, checksum: false } });
+  return chain;
+}
+
+/**
+ * Creates an array at `path` (and explicit groups for missing ancestors). Every choice
+ * made for the caller (chunk shape, codecs and their parameters) is written to the
+ * metadata.
+ *
+ * @example
+ * ```ts
+ * const t2m = await createArray(store, "climate/t2m", {
+ *   shape: [365, 721, 1440], chunkShape: [1, 721, 1440], dataType: "float32",
+ *   fillValue: NaN, dimensionNames: ["time", "lat", "lon"],
+ *   codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+ * });
+ * ```
+ */
+export async function createArray(store: Store, path: string, options: CreateArrayOptions): Promise<ZarrArray> {
+  requireWritable(store, `create array "${path}"`);
+  const p = normalizePath(path);
+  const registry = options.registry ?? defaultRegistry;
+  const key = metadataKey(p);
+  if (!Array.isArray(options.shape)) throw new ZarrError("INVALID_ARGUMENT", "shape must be an array of integers");
+  const dtDef = toExtension(options.dataType);
+  // Resolve the data type first: the defaults (chunk shape, codecs, fill value) depend on it.
+  const dtEntry = await registry.dataType(dtDef.name, { path: ["data_type"] });
+  const dataType = withMetadataKey(key, () => dtEntry.fromConfig(dtDef.name, dtDef.configuration, ["data_type"]));
+  let fillJson: JsonValue;
+  if (options.fillValue === undefined) fillJson = dataType.fillValueToJson(dataType.getItem(dataType.allocate(1), 0));
+  else {
+    const v = options.fillValue;
+    let fromJson: JsonValue | undefined;
+    if (!(v instanceof Uint8Array) && (typeof v !== "number" || Number.isFinite(v))) {
+      try {
+        fromJson = dataType.fillValueToJson(dataType.parseFillValue(v as JsonValue, ["fill_value"]));
+      } catch {
+        fromJson = undefined;
+      }
+    }
+    if (fromJson !== undefined) fillJson = fromJson;
+    else {
+      try {
+        fillJson = dataType.fillValueToJson(dataType.coerce(v));
+      } catch (error) {
+        throw asZarrError(error, "INVALID_ARGUMENT", `Invalid fill value ${String(v)} for data type ${dataType.name}`);
+      }
+    }
+  }
+  let chunkGrid: ExtensionObject;
+  if (options.chunkGrid !== undefined) chunkGrid = toExtension(options.chunkGrid);
+  else if (options.chunkShapes !== undefined) {
+    chunkGrid = {
+      name: "rectilinear",
+      configuration: { kind: "inline", chunk_shapes: options.chunkShapes.map((s) => (typeof s === "number" ? s : [...s])) },
+    };
+  } else {
+    const cs = options.chunkShape ?? guessChunkShape(options.shape, dataType.byteSize ?? 16);
+    chunkGrid = { name: "regular", configuration: { chunk_shape: [...cs] } };
+  }
+  const kenc = options.chunkKeyEncoding ?? { name: "default" };
+  const codecs = options.codecs?.map((c) => withDefaultEndian(toExtension(c), dataType.componentSize > 1)) ??
+    defaultCodecs(dataType.kind, dataType.byteSize, registry);
+  const doc: JsonObject = {
+    zarr_format: 3,
+    node_type: "array",
+    shape: [...options.shape] as number[],
+    data_type: dataType.toJSON() as JsonValue,
+    chunk_grid: chunkGrid as unknown as JsonObject,
+    chunk_key_encoding: {
+      name: kenc.name,
+      configuration: { separator: kenc.separator ?? (kenc.name === "v2" ? "." : "/") },
+    },
+    fill_value: fillJson,
+    codecs: codecs as unknown as JsonValue[],
+    attributes: options.attributes ?? {},
+  };
+  if (options.dimensionNames !== undefined) doc.dimension_names = [...options.dimensionNames];
+  const parsed = parseArrayMetadata(doc, { key });
+  // Resolving validates the whole document (grid vs shape, codec chain vs data type).
+  const probe = await resolveArray(store, p, parsed, { registry });
+  // Record every parameter the codecs chose (e.g. a typesize taken from the data type).
+  const metadata: ArrayMetadata = { ...parsed, chunk_grid: probe.chunkGrid.toJSON(), codecs: probe.codecs.toJSON() };
+  await prepareNewNode(store, p, options);
+  await writeMissingParents(store, p, options.signal);
+  await writeNodeMetadata(store, p, metadata, options.signal);
+  return resolveArray(store, p, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, chunkCache: options.chunkCache });
+}
+
+/**
+ * Creates an array when `options.shape` is given, otherwise a group.
+ *
+ * @example
+ * ```ts
+ * await create(store, "g");                                         // a group
+ * await create(store, "g/x", { shape: [10], dataType: "int32" });  // an array
+ * ```
+ */
+export function create(store: Store, path: string, options: CreateArrayOptions): Promise<ZarrArray>;
+export function create(store: Store, path?: string, options?: CreateNodeOptions): Promise<ZarrGroup>;
+export function create(
+  store: Store,
+  path = "",
+  options: CreateNodeOptions | CreateArrayOptions = {},
+): Promise<ZarrArray | ZarrGroup> {
+  if ("shape" in options && options.shape !== undefined) return createArray(store, path, options as CreateArrayOptions);
+  return createGroup(store, path, options);
+}

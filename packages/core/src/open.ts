@@ -1,0 +1,180 @@
+/**
+ * Opening nodes: `open` (and its array/group variants), the metadata-only `openEntry`
+ * and `exists`, and turning a listed entry into a node.
+ */
+import {
+  asZarrError,
+  type GroupMetadata,
+  isListable,
+  MetadataError,
+  type NodeMetadata,
+  type Store,
+  throwIfAborted,
+  ZarrError,
+} from "@zarr/spec";
+import { type NodeFormat, readFormatEntry } from "./formats.js";
+import { readNodeMetadata } from "./metadata-io.js";
+import { type ArrayConfig, type NodeEntry, type NodeOptions, resolveArray, type ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
+import { joinPath, metadataKey, nodePrefix, normalizePath } from "./paths.js";
+import { defaultRegistry, type Registry } from "./registry.js";
+
+/** Options of `open`. */
+export interface OpenOptions extends NodeOptions, Partial<ArrayConfig> {
+  signal?: AbortSignal;
+}
+
+/** Consolidated entries below `rel`, re-keyed relative to it. */
+export function consolidatedBelow(map: ReadonlyMap<string, NodeMetadata>, rel: string): Map<string, NodeMetadata> {
+  const prefix = `${rel}/`;
+  const out = new Map<string, NodeMetadata>();
+  for (const [k, v] of map) if (k.startsWith(prefix)) out.set(k.slice(prefix.length), v);
+  return out;
+}
+
+/** Builds a node from metadata already in hand (no store access for groups). */
+async function nodeFromMetadata(
+  store: Store,
+  path: string,
+  metadata: NodeMetadata,
+  options: OpenOptions,
+  inherited?: ReadonlyMap<string, NodeMetadata>,
+  format?: NodeFormat,
+): Promise<ZarrNode> {
+  const registry = options.registry ?? defaultRegistry;
+  if (metadata.node_type === "array") {
+    return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, format, chunkCache: options.chunkCache });
+  }
+  // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
+  // consolidated_metadata into nested groups of a consolidated hierarchy.
+  let consolidated: ReadonlyMap<string, NodeMetadata> | undefined = inherited;
+  if (metadata.consolidated_metadata && (inherited === undefined || inherited.size === 0)) {
+    consolidated = new Map(Object.entries(metadata.consolidated_metadata.metadata));
+  }
+  return new ZarrGroup(store, path, metadata, registry, consolidated, false, format?.zarrFormat ?? 3, format);
+}
+
+export async function hasKeysUnder(store: Store, prefix: string, signal?: AbortSignal): Promise<boolean> {
+  if (!isListable(store)) return false;
+  for await (const _ of store.listPrefix(prefix, { signal })) return true;
+  return false;
+}
+
+/**
+ * Opens the node at `path` (default: the root) of a store, or relative to a group. A
+ * group opened from consolidated metadata answers for its descendants without reading
+ * the store. A path with no `zarr.json` but with keys below it opens as an implicit group
+ * (older writers relied on them; we always write explicit groups).
+ *
+ * @example
+ * ```ts
+ * const root = await open(store);              // the root group
+ * const t2m = await open(root, "climate/t2m"); // uses the root's consolidated metadata if any
+ * if (t2m.kind === "array") console.log(t2m.shape, t2m.dataType.name);
+ * ```
+ */
+export async function open(location: Store | ZarrGroup, path = "", options: OpenOptions = {}): Promise<ZarrNode> {
+  throwIfAborted(options.signal);
+  if (location instanceof ZarrGroup) {
+    const rel = normalizePath(path);
+    const opts = { registry: location.registry, ...options };
+    if (rel === "") return location;
+    const full = joinPath(location.path, rel);
+    const known = location.consolidated?.get(rel);
+    if (known !== undefined) {
+      return nodeFromMetadata(location.store, full, known, opts, consolidatedBelow(location.consolidated!, rel), location.format);
+    }
+    return open(location.store, full, opts);
+  }
+  const registry = options.registry ?? defaultRegistry;
+  const entry = await openEntry(location, path, { registry, signal: options.signal });
+  return entryToNodeAt(location, entry, { registry, ...options });
+}
+
+/**
+ * The node at `path` as metadata, without resolving codecs (see {@link NodeEntry}): its
+ * `zarr.json`, else what a registered format (Zarr v2, the early v3 draft) finds there,
+ * else an implicit group when keys exist below it. Throws `NODE_NOT_FOUND` otherwise.
+ *
+ * @example
+ * ```ts
+ * const entry = await openEntry(store, "t2m");
+ * console.log(entry.kind, entry.metadata.attributes); // works whatever codecs t2m uses
+ * ```
+ */
+export async function openEntry(
+  store: Store,
+  path = "",
+  options: { registry?: Registry; signal?: AbortSignal } = {},
+): Promise<NodeEntry> {
+  throwIfAborted(options.signal);
+  const p = normalizePath(path);
+  const registry = options.registry ?? defaultRegistry;
+  const name = p.slice(p.lastIndexOf("/") + 1);
+  let metadata: NodeMetadata | undefined;
+  let invalid: MetadataError | undefined;
+  try {
+    metadata = await readNodeMetadata(store, p, options.signal);
+  } catch (error) {
+    // Another format may own this zarr.json (the early v3 draft's entry point); if none does, this error stands.
+    if (!(error instanceof MetadataError)) throw error;
+    invalid = error;
+  }
+  if (metadata !== undefined) return { path: p, name, kind: metadata.node_type, metadata, implicit: false };
+  const entry = await readFormatEntry(store, p, registry, options.signal);
+  if (entry !== undefined) return entry;
+  if (invalid !== undefined) throw invalid;
+  if (await hasKeysUnder(store, nodePrefix(p), options.signal)) {
+    return { path: p, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true };
+  }
+  const listable = isListable(store) ? "" : " (the store cannot list keys, so implicit groups cannot be detected)";
+  throw new ZarrError("NODE_NOT_FOUND", `No Zarr node at "${p || "/"}": "${metadataKey(p)}" does not exist${listable}`, {
+    key: metadataKey(p),
+  });
+}
+
+/** Opens the array at `path`; throws `NODE_NOT_FOUND` when there is none or it is a group. */
+export async function openArray(location: Store | ZarrGroup, path = "", options: OpenOptions = {}): Promise<ZarrArray> {
+  const node = await open(location, path, options);
+  if (node.kind !== "array") throw new ZarrError("NODE_NOT_FOUND", `"${node.path || "/"}" is a group, not an array`);
+  return node;
+}
+
+/** Opens the group at `path`; throws `NODE_NOT_FOUND` when there is none or it is an array. */
+export async function openGroup(location: Store | ZarrGroup, path = "", options: OpenOptions = {}): Promise<ZarrGroup> {
+  const node = await open(location, path, options);
+  if (node.kind !== "group") throw new ZarrError("NODE_NOT_FOUND", `"${node.path || "/"}" is an array, not a group`);
+  return node;
+}
+
+/**
+ * True when a node (explicit, or an implicit group) exists at `path`.
+ *
+ * @example
+ * ```ts
+ * if (!(await exists(store, "t2m"))) await createArray(store, "t2m", { ... });
+ * ```
+ */
+export async function exists(store: Store, path = "", options: { signal?: AbortSignal } = {}): Promise<boolean> {
+  const p = normalizePath(path);
+  const key = metadataKey(p);
+  try {
+    const present = store.getSize ? (await store.getSize(key, options)) !== undefined : (await store.get(key, options)) !== undefined;
+    if (present) return true;
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+  return hasKeysUnder(store, nodePrefix(p), options.signal);
+}
+
+/** The metadata of a group without a `zarr.json` (an implicit group). */
+export const IMPLICIT_GROUP: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: {} };
+
+/** The node a listed (or opened) entry describes; arrays are resolved. */
+export function entryToNodeAt(store: Store, entry: NodeEntry, options: OpenOptions): Promise<ZarrNode> | ZarrNode {
+  const registry = options.registry ?? defaultRegistry;
+  if (entry.implicit) {
+    const zarrFormat = entry.format?.zarrFormat ?? 3;
+    return new ZarrGroup(store, entry.path, IMPLICIT_GROUP, registry, entry.consolidated, true, zarrFormat, entry.format);
+  }
+  return nodeFromMetadata(store, entry.path, entry.metadata, { ...options, registry }, entry.consolidated, entry.format);
+}
