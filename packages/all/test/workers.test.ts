@@ -227,3 +227,43 @@ describe("sharded arrays go through the same executor", () => {
     expect(workers.calls).toBe(0);
   });
 });
+
+describe("writes go through the same executor", () => {
+  const pool = createWorkerPool({ size: 2 });
+  afterAll(() => pool.close());
+  const values = Float32Array.from({ length: 512 * 512 }, (_, i) => Math.sin(i / 77) * 300 + (i % 11));
+  const zstd = { name: "zstd", configuration: { level: 1, checksum: true } };
+  const bytes = { name: "bytes", configuration: { endian: "little" } };
+  const chains = {
+    zstd: [bytes, zstd],
+    sharded: [{ name: "sharding_indexed", configuration: { chunk_shape: [64, 64], codecs: [bytes, zstd] } }],
+  };
+
+  it.each(Object.keys(chains))("%s: chunks are encoded in the workers, to the same bytes", async (name) => {
+    const codecs = chains[name as keyof typeof chains];
+    const here = new MemoryStore();
+    const there = new MemoryStore();
+    const options = { shape: [512, 512], chunkShape: [256, 256], dataType: "float32" as const, codecs };
+    const a = await createArray(here, "a", options);
+    const b = await createArray(there, "a", options);
+    await set(a, null, values);
+    const workers = countingPool(pool);
+    await set(b, null, values, { workers });
+    expect(workers.calls).toBe(4);
+    expect([...there.map.keys()].sort()).toEqual([...here.map.keys()].sort());
+    for (const [key, value] of here.map) expect(Buffer.compare(there.map.get(key) as Uint8Array, value), key).toBe(0);
+    expect(Buffer.compare(Buffer.from(((await get(b)).data as Float32Array).buffer), Buffer.from(values.buffer))).toBe(0);
+  });
+
+  it("read-modify-write of partly covered chunks reads and encodes in the workers", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "rmw", { shape: [512, 512], chunkShape: [256, 256], dataType: "float32", codecs: chains.zstd });
+    await set(arr, null, values);
+    const workers = countingPool(pool);
+    await set(arr, [slice(10, 300), 7], -5, { workers }); // touches 2 chunks partly
+    expect(workers.calls).toBe(4); // 2 reads + 2 encodes
+    const got = (await get(arr)).data as Float32Array;
+    const want = Float32Array.from(values, (v, i) => (i % 512 === 7 && i >= 10 * 512 && i < 300 * 512 ? -5 : v));
+    expect(Buffer.compare(Buffer.from(got.buffer), Buffer.from(want.buffer))).toBe(0);
+  });
+});

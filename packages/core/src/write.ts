@@ -4,6 +4,7 @@
  */
 import {
   asZarrError,
+  type ChunkSpec,
   type ChunkUpdate,
   cStrides,
   copyRegion,
@@ -17,16 +18,18 @@ import {
   mapConcurrent,
   type NdArray,
   type Scalar,
-  type Store,
   shapeSize,
   throwIfAborted,
+  type TypedArray,
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
 import { invalidateChunkCaches } from "./chunk-cache.js";
+import { type ChunkBuffer, createExecutor, type Executor } from "./engine/executor.js";
 import { storeSource } from "./engine/store-source.js";
 import type { ZarrArray } from "./nodes.js";
-import { DEFAULT_CONCURRENCY, isZeroFill, type Plan, plan } from "./plan.js";
+import type { ChunkProjection } from "./indexer.js";
+import { DEFAULT_CONCURRENCY, type Plan, plan } from "./plan.js";
 import type { GetOptions } from "./read.js";
 import type { Selection } from "./selection.js";
 
@@ -34,14 +37,6 @@ import type { Selection } from "./selection.js";
 export interface SetOptions extends GetOptions {
   /** Store chunks whose elements all equal the fill value (default: the array's setting, normally false). */
   writeEmptyChunks?: boolean;
-}
-
-async function readKey(store: Store, key: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
-  try {
-    return await store.get(key, { signal });
-  } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
-  }
 }
 
 async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
@@ -63,10 +58,6 @@ async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, si
   } finally {
     invalidateChunkCaches(store, key);
   }
-}
-
-function byteSource(store: Store, key: string, signal: AbortSignal | undefined) {
-  return storeSource(store, key, signal);
 }
 
 /** Turns negative-step ranges into ascending ones (partial decoders expect positive steps). */
@@ -206,12 +197,11 @@ export async function set(
 ): Promise<void> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
-  const { store, dataType, fillValue, codecs } = array;
+  const { store, dataType, codecs } = array;
   if (!isWritable(store)) {
     throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable`);
   }
   const p = plan(array, selection);
-  const width = dataType.width;
   let view: NdArray | undefined;
   let scalar: Scalar | undefined;
   if (isInputArray(value)) view = valueView(value, p, dataType);
@@ -226,7 +216,7 @@ export async function set(
     }
   }
   const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;
-  const fillIsZero = isZeroFill(dataType, fillValue);
+  const executor = createExecutor(array, options);
   let done = 0;
   await mapConcurrent(
     p.projections(),
@@ -234,48 +224,122 @@ export async function set(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      const ctx = { key, signal, workers: options.workers };
-      const n = shapeSize(spec.shape);
       if (!proj.covers && codecs.encodePartial !== undefined) {
-        // The codec (e.g. sharding) rewrites only what the update touches.
-        const [src, dst] = ascending(proj.src, proj.dst);
-        let value: ChunkUpdate["value"];
-        if (view !== undefined) {
-          const lengths = src.map(indexerLength);
-          const part: NdArray = { data: dataType.allocate(shapeSize(lengths)), shape: lengths, stride: cStrides(lengths) };
-          copyRegion(view, dst, part, fullSelection(lengths), width);
-          value = { array: part };
-        } else value = { scalar: scalar as Scalar };
-        const updated = await codecs.encodePartial(byteSource(store, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
-        throwIfAborted(signal);
-        if (updated === null) await deleteKey(array, key, signal);
-        else await writeKey(store, key, updated, signal);
-        done++;
-        onProgress?.({ done, total: p.total });
-        return;
-      }
-      const chunk: NdArray = { data: dataType.allocate(n), shape: spec.shape, stride: cStrides(spec.shape) };
-      const existing = proj.covers ? undefined : await readKey(store, key, signal);
-      if (existing !== undefined) {
-        // Decode into a private copy: a decoded chunk may be a view of the store's memory.
-        const decoded = await codecs.decode(existing, spec, ctx);
-        copyRegion(decoded, fullSelection(spec.shape), chunk, fullSelection(spec.shape), width);
-      } else if (!fillIsZero) {
-        dataType.fill(chunk.data, fillValue, 0, n);
-      }
-      if (view !== undefined) copyRegion(view, proj.dst, chunk, proj.src, width);
-      else fillRegion(chunk, proj.src, scalar as Scalar, dataType);
-      throwIfAborted(signal);
-      if (!writeEmpty && dataType.allEqual(chunk.data, fillValue, 0, n)) {
-        if (existing !== undefined || proj.covers) await deleteKey(array, key, signal);
+        await writePartial(array, key, spec, proj.src, proj.dst, view, scalar, writeEmpty, options);
       } else {
-        const bytes = await codecs.encode(chunk, spec, ctx);
-        throwIfAborted(signal);
-        await writeKey(store, key, bytes, signal);
+        await writeChunk(array, executor, key, spec, proj, view, scalar, writeEmpty, signal);
       }
       done++;
       onProgress?.({ done, total: p.total });
     },
     { signal },
   );
+}
+
+/**
+ * Writes one chunk: its elements are assembled once (in a reused buffer, or taken straight
+ * from the caller's memory when the chunk is one contiguous run of it), then encoded by
+ * the executor and written with no further copy.
+ */
+async function writeChunk(
+  array: ZarrArray,
+  executor: Executor,
+  key: string,
+  spec: ChunkSpec,
+  proj: ChunkProjection,
+  view: NdArray | undefined,
+  scalar: Scalar | undefined,
+  writeEmpty: boolean,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { store, dataType, fillValue } = array;
+  const n = shapeSize(spec.shape);
+  // A chunk at the array's edge is covered when every element inside the array is
+  // selected; its elements outside the array still need a value (the fill value).
+  const whole = proj.covers && proj.src.every((s, d) => indexerLength(s) === spec.shape[d]);
+  // Workers encode only from shared memory, which the caller's value is not.
+  const direct =
+    whole && view !== undefined && !executor.wantsSharedResult && proj.src.every(isIdentity)
+      ? contiguousChunk(view, proj.dst, spec.shape, dataType.width)
+      : undefined;
+  const buffer = direct === undefined ? executor.chunkBuffer(spec) : undefined;
+  const chunk = direct ?? (buffer as ChunkBuffer).chunk;
+  try {
+    let stored = false;
+    if (direct === undefined) {
+      if (!proj.covers) {
+        // Read-modify-write: the stored chunk (or the fill value) first, then the update.
+        const full = fullSelection(spec.shape);
+        stored = await executor.read({ key, spec, target: { out: chunk, src: full, dst: full }, covers: true });
+        if (!stored) dataType.fill(chunk.data, fillValue, 0, n);
+      } else if (!whole) dataType.fill(chunk.data, fillValue, 0, n);
+      if (view !== undefined) copyRegion(view, proj.dst, chunk, proj.src, dataType.width);
+      else fillRegion(chunk, proj.src, scalar as Scalar, dataType);
+    }
+    throwIfAborted(signal);
+    if (!writeEmpty && dataType.allEqual(chunk.data, fillValue, 0, n)) {
+      if (stored || proj.covers) await deleteKey(array, key, signal);
+      return;
+    }
+    const bytes = await executor.encode({ key, spec, chunk });
+    throwIfAborted(signal);
+    await writeKey(store as WritableStore, key, bytes, signal);
+  } finally {
+    buffer?.release();
+  }
+}
+
+/** True when a chunk-side indexer takes positions 0, 1, 2, … in order. */
+function isIdentity(sel: DimIndexer): boolean {
+  return "step" in sel && sel.start === 0 && (sel.step === 1 || sel.count <= 1);
+}
+
+/**
+ * The chunk `dst` selects from `view` as an array over the caller's memory, when those
+ * elements are one C-ordered run of it (e.g. a chunk spanning whole rows); else undefined.
+ */
+function contiguousChunk(view: NdArray, dst: DimIndexer[], shape: number[], width: number): NdArray | undefined {
+  let first = view.offset ?? 0;
+  let run = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    const sel = dst[d];
+    if (!("step" in sel)) return undefined;
+    first += sel.start * view.stride[d];
+    if (sel.count > 1 && (sel.step !== 1 || view.stride[d] !== run)) return undefined;
+    run *= sel.count;
+  }
+  const data = view.data;
+  if (!ArrayBuffer.isView(data)) return undefined;
+  const typed = data as TypedArray;
+  return { data: typed.subarray(first * width, (first + run) * width), shape, stride: cStrides(shape) };
+}
+
+/** Writes the part of a chunk a selection touches through the codec's own partial encoder (sharding). */
+async function writePartial(
+  array: ZarrArray,
+  key: string,
+  spec: ChunkSpec,
+  projSrc: DimIndexer[],
+  projDst: DimIndexer[],
+  view: NdArray | undefined,
+  scalar: Scalar | undefined,
+  writeEmpty: boolean,
+  options: SetOptions,
+): Promise<void> {
+  const { store, dataType, codecs } = array;
+  const signal = options.signal;
+  const [src, dst] = ascending(projSrc, projDst);
+  let value: ChunkUpdate["value"];
+  if (view !== undefined) {
+    const lengths = src.map(indexerLength);
+    const part: NdArray = { data: dataType.allocate(shapeSize(lengths)), shape: lengths, stride: cStrides(lengths) };
+    copyRegion(view, dst, part, fullSelection(lengths), dataType.width);
+    value = { array: part };
+  } else value = { scalar: scalar as Scalar };
+  const ctx = { key, signal };
+  const encodePartial = codecs.encodePartial as NonNullable<typeof codecs.encodePartial>;
+  const updated = await encodePartial(storeSource(store, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
+  throwIfAborted(signal);
+  if (updated === null) await deleteKey(array, key, signal);
+  else await writeKey(store as WritableStore, key, updated, signal);
 }

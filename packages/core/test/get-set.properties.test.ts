@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ReadIntoRange } from "@zarr/spec";
 import { createArray, get, MemoryStore, type Selection, type StoreRequestOptions, set, slice, type ZarrArray } from "../src/index.js";
 import { type ModelSelection, modelGet, modelSelect, modelSet, selectionFor } from "./orthogonal-model.js";
 
@@ -147,12 +148,16 @@ describe("set with repeated indices", () => {
   });
 });
 
-/** A MemoryStore counting reads of chunk keys. */
+/** A MemoryStore counting reads of chunk keys, by any of its read methods. */
 class ChunkReadCounter extends MemoryStore {
   reads: string[] = [];
   override async get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
     if (key.includes("/c/")) this.reads.push(key);
     return super.get(key, options);
+  }
+  override async readInto(key: string, ranges: readonly ReadIntoRange[], options?: StoreRequestOptions): Promise<number | undefined> {
+    if (key.includes("/c/")) this.reads.push(key);
+    return super.readInto(key, ranges, options);
   }
 }
 

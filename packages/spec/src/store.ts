@@ -65,6 +65,11 @@ export interface ReadIntoRange {
 
 /** Writing. `set` is atomic: a reader never sees half a value. */
 export interface WritableStore {
+  /**
+   * Stores `value` under `key`. The caller may reuse `value`'s memory as soon as the
+   * returned promise settles (writers assemble chunks in reused buffers), so a store that
+   * keeps the bytes, rather than writing them out, keeps a copy.
+   */
   set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void>;
   /** Deletes one key; deleting a missing key is not an error. */
   delete(key: string, options?: StoreRequestOptions): Promise<void>;

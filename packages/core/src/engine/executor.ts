@@ -1,5 +1,5 @@
 /**
- * The one executor: every chunk task of a `get` runs here, on the calling thread or in a
+ * The one executor: every chunk task of a `get` or `set` runs here, on the calling thread or in a
  * worker pool. Which one is decided per chunk from what the codec entries declare
  * (`CodecEntry.worker`, `lightweight`) and the chunk's size; the task itself, reading a
  * chunk and decoding it into the caller's result, is the same code in both places
@@ -8,7 +8,10 @@
 import {
   type ChunkSpec,
   type CodecCallContext,
+  cStrides,
+  type DataType,
   type DecodeTarget,
+  type NdArray,
   shapeSize,
   type Store,
   type TypedArray,
@@ -20,7 +23,8 @@ import type { ChunkCache } from "../chunk-cache.js";
 import type { ZarrArray } from "../nodes.js";
 import { readThroughCache } from "./cached-read.js";
 import { storeSource } from "./store-source.js";
-import type { WorkerArray, WorkerChunkRead } from "./worker-task.js";
+import { giveScratch, takeScratch } from "./scratch.js";
+import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
 
 /** Chunks that decode to fewer bytes than this stay on the calling thread: the trip would cost more. */
 export const WORKER_MIN_BYTES = 64 * 1024;
@@ -43,30 +47,59 @@ export interface ExecutorOptions {
   signal?: AbortSignal;
 }
 
+/** One chunk to encode: its key, its representation, and its elements (C order). */
+export interface ChunkEncodeTask {
+  key: string;
+  spec: ChunkSpec;
+  chunk: NdArray;
+}
+
 /** Runs the chunk tasks of one operation on one array. */
 export interface Executor {
   /**
-   * True when tasks may run in workers, which can write only into memory they share with
-   * the calling thread: the result should then live on a `SharedArrayBuffer`.
+   * True when tasks may run in workers, which can read and write only memory they share
+   * with the calling thread: results and chunk buffers should then live on a
+   * `SharedArrayBuffer` (see {@link Executor.chunkBuffer}).
    */
   readonly wantsSharedResult: boolean;
   /** Reads one chunk into its target; false when the chunk is not stored (the caller fills). */
   read(task: ChunkReadTask): Promise<boolean>;
+  /**
+   * Encodes one chunk. The encoded bytes may share memory with `task.chunk` (the `bytes`
+   * codec encodes little-endian data as a view): keep the chunk unchanged until they are
+   * written.
+   */
+  encode(task: ChunkEncodeTask): Promise<Uint8Array>;
+  /**
+   * A reused buffer for the elements of one chunk of `spec`'s shape, in C order, with
+   * undefined contents; on shared memory when workers may encode it. Give it back with
+   * `release` once nothing reads it any more (its encoded bytes are written).
+   */
+  chunkBuffer(spec: ChunkSpec): ChunkBuffer;
 }
 
-/** The executor for one `get` of `array`. */
+/** A chunk-sized array from {@link Executor.chunkBuffer}. */
+export interface ChunkBuffer {
+  chunk: NdArray;
+  release(): void;
+}
+
+/** The executor for one `get` or `set` of `array`. */
 export function createExecutor(array: ZarrArray, options: ExecutorOptions): Executor {
   const { store, codecs } = array;
   const signal = options.signal;
   // A cache holds whole decoded chunks: chains that read shards in parts keep doing so.
   const cache = codecs.partialReads ? undefined : (options.chunkCache ?? array.config.chunkCache);
   const pool = cache === undefined ? offloadPool(array, options.workers) : undefined;
+  const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
+    codecs.encode(task.chunk, task.spec, { key: task.key, signal });
+  const chunkBuffer = (spec: ChunkSpec) => takeChunkBuffer(array.dataType, spec.shape, pool !== undefined);
   const local = (task: ChunkReadTask): Promise<boolean> => {
     const ctx: CodecCallContext = { key: task.key, signal };
     if (cache !== undefined) return readThroughCache(cache, store, codecs, task.spec, task.target, ctx);
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
-  if (pool === undefined) return { wantsSharedResult: false, read: local };
+  if (pool === undefined) return { wantsSharedResult: false, read: local, encode: encodeLocal, chunkBuffer };
   const workerArray = describeArray(array);
   const recipe = store.workerStore?.();
   const itemBytes = array.dataType.byteSize ?? 0;
@@ -81,7 +114,37 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
       if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
       return readInWorker(pool, workerArray, store, recipe, task, signal);
     },
+    encode(task) {
+      const data = task.chunk.data;
+      const shared = ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer;
+      if (!shared || shapeSize(task.spec.shape) * itemBytes < WORKER_MIN_BYTES) return encodeLocal(task);
+      const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: data as TypedArray };
+      return pool.run<Uint8Array>(WORKER_TASK, "encodeChunk", [call]);
+    },
+    chunkBuffer,
   };
+}
+
+/**
+ * A chunk-sized array of `dataType`'s storage over a reused buffer. Data types whose
+ * elements are not plain memory (strings, objects) get a fresh array.
+ */
+function takeChunkBuffer(dataType: DataType, shape: number[], onShared: boolean): ChunkBuffer {
+  const n = shapeSize(shape);
+  const stride = cStrides(shape);
+  const empty = dataType.allocate(0);
+  if (dataType.bytesAreMemory !== true || !ArrayBuffer.isView(empty)) {
+    return { chunk: { data: dataType.allocate(n), shape, stride }, release() {} };
+  }
+  const Ctor = empty.constructor as unknown as TypedArrayConstructor;
+  const bytes = takeScratch(n * dataType.width * Ctor.BYTES_PER_ELEMENT, onShared);
+  const data = new Ctor(bytes.buffer, 0, n * dataType.width);
+  return { chunk: { data, shape, stride }, release: () => giveScratch(bytes) };
+}
+
+interface TypedArrayConstructor {
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray;
+  BYTES_PER_ELEMENT: number;
 }
 
 /** The pool, when chunks of `array` can and should be decoded in it. */

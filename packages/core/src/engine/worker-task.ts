@@ -8,6 +8,7 @@ import {
   type ChunkSpec,
   type CodecEntry,
   type CodecPipeline,
+  cStrides,
   type DataType,
   type DecodeTarget,
   type DimIndexer,
@@ -137,4 +138,24 @@ export async function readChunk(task: WorkerChunkRead): Promise<boolean> {
     // Cached state (shard indexes) could go stale: the calling thread's writes never reach it.
     pipeline.clearCache();
   }
+}
+
+/** One chunk encode, as sent to a worker. */
+export interface WorkerChunkEncode {
+  array: WorkerArray;
+  key: string;
+  shape: number[];
+  /** The chunk's elements in C order, on a SharedArrayBuffer the caller keeps unchanged until the reply. */
+  data: TypedArray;
+}
+
+/** Encodes one chunk; the bytes come back in a buffer of their own (moved, not copied). */
+export async function encodeChunk(task: WorkerChunkEncode): Promise<Uint8Array> {
+  const { pipeline, dataType, fillValue } = await chainOf(task.array);
+  const spec: ChunkSpec = { shape: task.shape, dataType, fillValue };
+  const bytes = await pipeline.encode({ data: task.data, shape: task.shape, stride: cStrides(task.shape) }, spec, { key: task.key });
+  // Bytes that are a view (of the shared chunk, or of a larger buffer) are copied once so
+  // that the reply owns its buffer and can move it.
+  const owned = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return owned ? bytes : bytes.slice();
 }
