@@ -15,6 +15,13 @@ import type { DeflateBackend } from "./backend.js";
 import { parseLevel } from "./configuration.js";
 
 const PACKAGE = "@zarr/codec-gzip";
+
+/**
+ * Chunks that inflate to at most this many bytes are decoded in place even on Node's main
+ * thread: a hand-off to libuv's pool and back costs more than inflating a few kilobytes
+ * (arrays of many small chunks spent most of their time in those hand-offs).
+ */
+const BLOCKING_MAX_BYTES = 64 * 1024 + 1024;
 /** Where worker threads find the entries (`gzip`, `zlib`, over the runtime's backend). */
 const ENTRIES = workerModuleUrl(import.meta.url, "index.js");
 
@@ -54,12 +61,12 @@ class DeflateCodec implements BytesToBytesCodec {
 
   /**
    * Decodes into `scratch` where the backend can and blocking suits the thread (see
-   * `DeflateBackend.preferBlocking`); on Node's main thread, as `decode` does, so chunks
-   * inflate in parallel on libuv's pool.
+   * `DeflateBackend.preferBlocking`) or the chunk is small; large chunks on Node's main
+   * thread go as `decode` does, so they inflate in parallel on libuv's pool.
    */
   decodeInto(bytes: Uint8Array, scratch: Uint8Array, ctx: CodecCallContext): Uint8Array | Promise<Uint8Array> {
     const backend = this.backend;
-    if (!backend.preferBlocking) return this.decode(bytes, ctx);
+    if (!backend.preferBlocking && scratch.length > BLOCKING_MAX_BYTES) return this.decode(bytes, ctx);
     throwIfAborted(ctx.signal);
     try {
       const into = backend.decompressInto?.(bytes, this.name, scratch);

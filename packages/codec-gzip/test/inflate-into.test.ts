@@ -71,6 +71,20 @@ describe("the codec's decodeInto (into a kept buffer)", () => {
     expect(Buffer.compare(gunzipSync(one), data)).toBe(0);
   });
 
+  it("on the main thread, inflates small chunks in place and hands large ones to libuv's pool", async () => {
+    const { main } = await codecs("gzip");
+    const decodeInto = main.decodeInto as NonNullable<BytesToBytesCodec["decodeInto"]>;
+    const small = data.subarray(0, 16 * 1024);
+    const scratch = new Uint8Array(small.length + 64);
+    const inPlace = decodeInto.call(main, gzipSync(small), scratch, { key: "k" });
+    expect(inPlace).toBeInstanceOf(Uint8Array); // no promise: decoded right here
+    expect((inPlace as Uint8Array).buffer).toBe(scratch.buffer);
+    expect(Buffer.compare(inPlace as Uint8Array, small)).toBe(0);
+    const large = decodeInto.call(main, gzipSync(data), new Uint8Array(data.length + 64), { key: "k" });
+    expect(large).toBeInstanceOf(Promise);
+    expect(Buffer.compare(await large, data)).toBe(0);
+  });
+
   it("names the chunk when the data is corrupt", async () => {
     const bad = gzipSync(data);
     bad[bad.length - 8] ^= 1;
