@@ -1,2 +1,2 @@
-/** @zarr/core/workers: worker threads for CPU-heavy codec work (Node.js). */
+/** @zarr/core/workers: worker threads for CPU-heavy codec work (Node.js; browsers get `browser.ts`). */
 export { createWorkerPool, type WorkerPoolOptions } from "./node-pool.js";
