@@ -43,7 +43,7 @@ function channelWorker(log: { posted: number; terminated: number }): WebWorkerLi
   return {
     postMessage(message, transfer) {
       log.posted++;
-      port1.postMessage(message, transfer as Transferable[] as never);
+      port1.postMessage(message, transfer);
     },
     addEventListener(type, listener) {
       if (type === "message") port1.addEventListener("message", listener as (e: MessageEvent) => void);
@@ -107,6 +107,11 @@ describe("loadWorkerModule", () => {
 });
 
 describe("the browser createWorkerPool", () => {
+  it("takes a DOM Worker as a WebWorkerLike", () => {
+    const start: () => WebWorkerLike = () => new Worker("zarr-worker.js", { type: "module" });
+    expect(typeof start).toBe("function");
+  });
+
   it("runs calls in its workers, at most `size` of them, each handed at most CALLS_PER_WORKER calls", async () => {
     const logs: { posted: number; terminated: number }[] = [];
     const pool = createWorkerPool({

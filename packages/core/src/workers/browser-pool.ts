@@ -4,25 +4,9 @@
  * `@zarr/core/worker-runtime`. Queueing and dispatch: `pool-core.ts`.
  */
 import { type WorkerPool, ZarrError } from "@zarr/spec";
+import type { WorkerPoolOptions } from "./options.js";
 import { PoolCore } from "./pool-core.js";
 import type { ResultMessage } from "./protocol.js";
-
-/** What the pool needs of a Web Worker (a `Worker` has it). */
-export interface WebWorkerLike {
-  postMessage(message: unknown, transfer: Transferable[]): void;
-  addEventListener(type: "message" | "messageerror" | "error", listener: (event: MessageEvent | ErrorEvent) => void): void;
-  terminate(): void;
-}
-
-/** Options of {@link createWorkerPool}. */
-export interface WorkerPoolOptions {
-  /** Workers (default: `navigator.hardwareConcurrency`, at least 1). */
-  size?: number;
-  /** The worker script, started as a module worker: `new URL("./zarr-worker.js", import.meta.url)`. */
-  url?: string | URL;
-  /** Starts one worker, instead of `url` (e.g. `() => new Worker(new URL(…), { type: "module" })`, as bundlers want it written). */
-  createWorker?: () => WebWorkerLike;
-}
 
 /**
  * Creates a pool of module Web Workers for decoding; pass it to `get`/`set` as `workers`.
@@ -55,10 +39,10 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     size,
     (events) => {
       const worker = start();
-      worker.addEventListener("message", (event) => events.reply((event as MessageEvent).data as ResultMessage));
+      worker.addEventListener("message", (event) => events.reply(event.data as ResultMessage));
       worker.addEventListener("messageerror", () => events.fail(new Error("an answer could not be received (messageerror)")));
       worker.addEventListener("error", (event) => {
-        const message = (event as ErrorEvent).message;
+        const message = event.message;
         events.fail(new Error(message || `it could not be started or crashed (is ${url ?? "its script"} a module worker script calling serveWorkerCalls?)`));
       });
       return {

@@ -1,2 +1,3 @@
 /** @zarr/core/workers in browsers: module Web Workers for CPU-heavy codec work. */
-export { createWorkerPool, type WebWorkerLike, type WorkerPoolOptions } from "./browser-pool.js";
+export { createWorkerPool } from "./browser-pool.js";
+export type { WebWorkerEvent, WebWorkerLike, WorkerPoolOptions } from "./options.js";

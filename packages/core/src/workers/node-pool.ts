@@ -5,14 +5,9 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { WorkerPool } from "@zarr/spec";
+import type { WorkerPoolOptions } from "./options.js";
 import { PoolCore } from "./pool-core.js";
 import type { ResultMessage } from "./protocol.js";
-
-/** Options of {@link createWorkerPool}. */
-export interface WorkerPoolOptions {
-  /** Worker threads (default: the number of CPUs, at least 1). */
-  size?: number;
-}
 
 const RUNNER_URL = new URL(import.meta.url.endsWith(".ts") ? "../../dist/workers/runner.js" : "./runner.js", import.meta.url);
 
