@@ -2,13 +2,14 @@
  * The worker pool in a real browser: Debian's chromium driven by playwright-core (never a
  * browser download) loads a page bundled with esbuild, which reads a blosc and a zstd array
  * over HTTP with a pool of 4 module Web Workers (`@zarr/core/workers` under the "browser"
- * condition, a worker script calling `serveWorkerCalls`). The bytes must equal a
- * main-thread read in the page and a read here in Node.
+ * condition). The worker script is the one of @zarr/core's README (its `js worker-script`
+ * block, calling `serveWorkerCalls`). The bytes must equal a main-thread read in the page
+ * and a read here in Node.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, haveChromium, skipWithout } from "../../../scripts/test-env.mjs";
@@ -30,6 +31,20 @@ it("bundlers targeting browsers get the Web Worker pool from the built @zarr/cor
   expect(inputs.some((f) => f.endsWith("core/dist/workers/browser-pool.js"))).toBe(true);
   expect(inputs.some((f) => f.includes("node-pool"))).toBe(false);
 });
+
+/** The worker script of @zarr/core's README, as an esbuild plugin serving it as `readme:zarr-worker`. */
+function readmeWorkerScript(): Plugin {
+  const readme = readFileSync(join(import.meta.dirname, "..", "..", "core", "README.md"), "utf8");
+  const script = /```js worker-script\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (script === undefined) throw new Error("packages/core/README.md has no ```js worker-script block");
+  return {
+    name: "readme-worker-script",
+    setup(b) {
+      b.onResolve({ filter: /^readme:zarr-worker$/ }, () => ({ path: "zarr-worker.js", namespace: "readme" }));
+      b.onLoad({ filter: /.*/, namespace: "readme" }, () => ({ contents: script, loader: "js", resolveDir: import.meta.dirname }));
+    },
+  };
+}
 
 const missing = skipWithout(haveChromium(), "Debian's chromium (/usr/bin/chromium)");
 
@@ -86,7 +101,7 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
     writeFileSync(chunk, bytes);
 
     await build({
-      entryPoints: { page: join(import.meta.dirname, "browser", "page.ts"), "zarr-worker": join(import.meta.dirname, "browser", "zarr-worker.ts") },
+      entryPoints: { page: join(import.meta.dirname, "browser", "page.ts"), "zarr-worker": "readme:zarr-worker" },
       outdir: pageDir,
       bundle: true,
       splitting: true,
@@ -96,6 +111,7 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
       // Workspace packages' sources; platform "browser" selects @zarr/core/workers' Web Worker pool.
       conditions: ["@zarr/source"],
       logLevel: "warning",
+      plugins: [readmeWorkerScript()],
     });
     writeFileSync(join(pageDir, "index.html"), '<!doctype html><meta charset="utf-8"><title>zarr workers</title><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
     server = await startServer(pageDir, storeDir);
