@@ -1,2 +1,2 @@
-/** @zarr/all/workers: worker threads for CPU-heavy codec work (Node.js); see @zarr/core/workers. */
-export { createWorkerPool, type WorkerPoolOptions } from "@zarr/core/workers";
+/** @zarr/all/workers: worker pools for CPU-heavy codec work (Node worker threads, browser module Web Workers); see @zarr/core/workers. */
+export { createWorkerPool, type WebWorkerEvent, type WebWorkerLike, type WorkerPoolOptions } from "@zarr/core/workers";

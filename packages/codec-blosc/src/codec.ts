@@ -44,7 +44,7 @@ export const blosc: CodecEntry = {
   aliases: ["numcodecs.blosc"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-blosc",
-  worker: { moduleUrl: ENTRY_MODULE, exportName: "blosc" },
+  worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-blosc", exportName: "blosc" },
   fromConfig(configuration, context): BytesToBytesCodec {
     const config = parseBloscConfig(configuration, context);
     const options = {

@@ -104,7 +104,7 @@ export const bz2: CodecEntry = {
   aliases: ["bz2"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-bz2",
-  worker: { moduleUrl: ENTRY_MODULE, exportName: "bz2" },
+  worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-bz2", exportName: "bz2" },
   fromConfig(configuration: JsonObject, context: CodecBuildContext): Bz2Codec {
     return new Bz2Codec(parseBz2Level(configuration, context.path));
   },

@@ -91,7 +91,7 @@ export const crc32cCodec: CodecEntry = {
   aliases: ["numcodecs.crc32c"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-crc32c",
-  worker: { moduleUrl: workerModuleUrl(import.meta.url, "codec.js"), exportName: "crc32cCodec" },
+  worker: { moduleUrl: workerModuleUrl(import.meta.url, "codec.js"), moduleName: "@zarr/codec-crc32c", exportName: "crc32cCodec" },
   lightweight: true,
   fromConfig: (configuration, context) => new Crc32cCodec(parseLocation(configuration, context.path)),
 };

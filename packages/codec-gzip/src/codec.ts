@@ -109,7 +109,7 @@ export function createGzipEntry(backend: DeflateBackend): CodecEntry {
     aliases: ["numcodecs.gzip"],
     codecKind: "bytes_to_bytes",
     package: PACKAGE,
-    worker: { moduleUrl: ENTRIES, exportName: "gzip" },
+    worker: { moduleUrl: ENTRIES, moduleName: "@zarr/codec-gzip", exportName: "gzip" },
     fromConfig: (configuration, context) =>
       new DeflateCodec(
         "gzip",
@@ -133,7 +133,7 @@ export function createZlibEntry(backend: DeflateBackend): CodecEntry {
     aliases: ["numcodecs.zlib"],
     codecKind: "bytes_to_bytes",
     package: PACKAGE,
-    worker: { moduleUrl: ENTRIES, exportName: "zlib" },
+    worker: { moduleUrl: ENTRIES, moduleName: "@zarr/codec-gzip", exportName: "zlib" },
     fromConfig: (configuration, context) =>
       new DeflateCodec(
         "zlib",

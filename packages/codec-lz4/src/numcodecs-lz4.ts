@@ -114,7 +114,7 @@ export const lz4: CodecEntry = {
   aliases: ["lz4"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-lz4",
-  worker: { moduleUrl: ENTRY_MODULE, exportName: "lz4" },
+  worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-lz4", exportName: "lz4" },
   fromConfig(configuration, { path }): BytesToBytesCodec {
     const { acceleration } = parseConfig(configuration, path);
     return {

@@ -57,7 +57,7 @@ export const lzma: CodecEntry = {
   aliases: ["lzma"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-lzma",
-  worker: { moduleUrl: ENTRY_MODULE, exportName: "lzma" },
+  worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-lzma", exportName: "lzma" },
   fromConfig(configuration: JsonObject, context: CodecBuildContext) {
     const options = parseOptions(configuration, metadataFailure(context.path));
     return new LzmaCodec(options, context.path);

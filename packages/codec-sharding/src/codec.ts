@@ -158,7 +158,7 @@ export function createShardingEntry(options: ShardingOptions = {}): CodecEntry {
     codecKind: "array_to_bytes",
     package: "@zarr/codec-sharding",
     // Workers rebuild the codec from the default entry: only that one's tuning is theirs.
-    ...(Object.keys(options).length === 0 ? { worker: { moduleUrl: ENTRY_MODULE, exportName: "shardingIndexed" } } : {}),
+    ...(Object.keys(options).length === 0 ? { worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-sharding", exportName: "shardingIndexed" } } : {}),
     lightweight: true,
     async fromConfig(configuration: JsonObject, context: CodecBuildContext): Promise<ArrayToBytesCodec> {
       const { spec, path } = context;

@@ -88,7 +88,7 @@ export const zstd: CodecEntry = {
   aliases: ["numcodecs.zstd"],
   codecKind: "bytes_to_bytes",
   package: "@zarr/codec-zstd",
-  worker: { moduleUrl: ENTRY_MODULE, exportName: "zstd" },
+  worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-zstd", exportName: "zstd" },
   fromConfig(configuration, context) {
     return createZstdCodec(parseZstdConfiguration(configuration, context.path));
   },

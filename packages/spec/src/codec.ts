@@ -227,7 +227,9 @@ export interface CodecEntry {
   /**
    * Where worker threads find this same entry: an export of an ES module. Declaring it
    * lets the executor run chunk tasks of arrays using this codec in a worker pool (every
-   * codec of the chain must declare one). Use `workerModuleUrl(import.meta.url, "x.js")`.
+   * codec of the chain must declare one). Use `workerModuleUrl(import.meta.url, "x.js")`,
+   * and `moduleName`: the package export holding the same entry (e.g. `"@zarr/codec-zstd"`),
+   * by which workers of bundled apps find it.
    */
   readonly worker?: ModuleExport;
   /**

@@ -52,6 +52,8 @@ export interface ReadableStore {
 export interface WorkerStoreRecipe {
   /** Absolute URL of an ES module (or a name registered with the worker runtime). */
   moduleUrl: string;
+  /** A package specifier of the same module, tried first among registered modules (see `ModuleExport`). */
+  moduleName?: string;
   exportName: string;
   /** Structured-cloneable arguments. */
   args: unknown[];

@@ -8,10 +8,15 @@
 /**
  * An export of an ES module: `moduleUrl` is an absolute URL (see {@link workerModuleUrl}),
  * or a name under which a worker's own script registered the module (bundled apps).
+ * `moduleName`, when set, is a package specifier for the same module (e.g.
+ * `"@zarr/codec-zstd"`): worker runtimes look it up among the modules their script
+ * registered (`serveWorkerCalls` of `@zarr/core/worker-runtime`) before importing
+ * `moduleUrl`, which a bundled app does not serve.
  */
 export interface ModuleExport {
   moduleUrl: string;
   exportName: string;
+  moduleName?: string;
 }
 
 /** Runs functions of ES modules in worker threads. */
@@ -19,7 +24,8 @@ export interface WorkerPool {
   /** Number of worker threads. */
   readonly size: number;
   /**
-   * Calls export `exportName` of the module at `moduleUrl` (an absolute URL) in a worker
+   * Calls export `exportName` of the module at `moduleUrl` (an absolute URL, or a name the
+   * worker's runtime has the module registered under, e.g. `"@zarr/core/engine-task"`) in a worker
    * with `args` (structured-cloned; buffers in `transfer` are moved, not copied). Resolves
    * with its (awaited) result; a thrown `ZarrError` comes back with its code and message.
    */

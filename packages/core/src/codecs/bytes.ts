@@ -42,7 +42,7 @@ export const bytesCodec: CodecEntry = {
   type: "codec",
   name: "bytes",
   codecKind: "array_to_bytes",
-  worker: { moduleUrl: workerModuleUrl(import.meta.url, "bytes.js"), exportName: "bytesCodec" },
+  worker: { moduleUrl: workerModuleUrl(import.meta.url, "bytes.js"), moduleName: "@zarr/core/engine-task", exportName: "bytesCodec" },
   lightweight: true,
   fromConfig(configuration, { spec, path }): ArrayToBytesCodec {
     for (const k of Object.keys(configuration)) {

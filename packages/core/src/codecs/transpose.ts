@@ -17,7 +17,7 @@ export const transposeCodec: CodecEntry = {
   type: "codec",
   name: "transpose",
   codecKind: "array_to_array",
-  worker: { moduleUrl: workerModuleUrl(import.meta.url, "transpose.js"), exportName: "transposeCodec" },
+  worker: { moduleUrl: workerModuleUrl(import.meta.url, "transpose.js"), moduleName: "@zarr/core/engine-task", exportName: "transposeCodec" },
   lightweight: true,
   fromConfig(configuration, { spec, path }): ArrayToArrayCodec {
     for (const k of Object.keys(configuration)) {

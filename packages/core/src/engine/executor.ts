@@ -17,19 +17,20 @@ import {
   type TypedArray,
   type WorkerPool,
   type WorkerStoreRecipe,
-  workerModuleUrl,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
 import type { ZarrArray } from "../nodes.js";
 import { readThroughCache } from "./cached-read.js";
 import { storeSource } from "./store-source.js";
 import { giveScratch, takeScratch } from "./scratch.js";
+import { ENGINE_TASK_MODULE } from "./task-name.js";
 import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
 
 /** Chunks that decode to fewer bytes than this stay on the calling thread: the trip would cost more. */
 export const WORKER_MIN_BYTES = 64 * 1024;
 
-const WORKER_TASK = workerModuleUrl(import.meta.url, "worker-task.js");
+/** By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`). */
+const WORKER_TASK = ENGINE_TASK_MODULE;
 
 /** One chunk to read: its key, its representation, and where its selected elements go. */
 export interface ChunkReadTask {

@@ -23,13 +23,14 @@ import {
 } from "@zarr/spec";
 import { buildPipeline } from "../pipeline.js";
 import { createRegistry } from "../registry.js";
+import { loadWorkerModule } from "../workers/worker-modules.js";
 import { storeSource } from "./store-source.js";
 
 /** An array's codec chain as a worker rebuilds it. */
 export interface WorkerArray {
   /** The chain as in the array's metadata. */
   codecs: ExtensionObject[];
-  /** Where the worker finds the entries of every codec in the chain. */
+  /** Where the worker finds the entries of every codec in the chain (by `moduleName` first, then `moduleUrl`). */
   modules: ModuleExport[];
   dataType: string | ExtensionObject;
   /** The fill value as metadata JSON. */
@@ -60,22 +61,12 @@ interface Built {
 
 const chains = new Map<string, Promise<Built>>();
 const stores = new Map<string, Promise<Store>>();
-const modules = new Map<string, Promise<Record<string, unknown>>>();
-
-function load(url: string): Promise<Record<string, unknown>> {
-  let loading = modules.get(url);
-  if (loading === undefined) {
-    loading = import(url) as Promise<Record<string, unknown>>;
-    modules.set(url, loading);
-  }
-  return loading;
-}
 
 async function build(array: WorkerArray): Promise<Built> {
   const entries: CodecEntry[] = [];
   for (const m of array.modules) {
-    const entry = (await load(m.moduleUrl))[m.exportName] as CodecEntry | undefined;
-    if (entry?.type !== "codec") throw new ZarrError("CODEC_UNKNOWN", `${m.moduleUrl} has no codec entry "${m.exportName}"`);
+    const entry = (await loadWorkerModule(m))[m.exportName] as CodecEntry | undefined;
+    if (entry?.type !== "codec") throw new ZarrError("CODEC_UNKNOWN", `${m.moduleName ?? m.moduleUrl} has no codec entry "${m.exportName}"`);
     entries.push(entry);
   }
   const registry = createRegistry(entries);
@@ -102,7 +93,7 @@ function storeOf(recipe: WorkerStoreRecipe): Promise<Store> {
   const id = JSON.stringify(recipe);
   let store = stores.get(id);
   if (store === undefined) {
-    store = load(recipe.moduleUrl).then((m) => (m[recipe.exportName] as (...a: unknown[]) => Store | Promise<Store>)(...recipe.args));
+    store = loadWorkerModule(recipe).then((m) => (m[recipe.exportName] as (...a: unknown[]) => Store | Promise<Store>)(...recipe.args));
     stores.set(id, store);
     store.catch(() => stores.delete(id));
   }

@@ -1,2 +1,3 @@
-/** @zarr/core/workers: worker threads for CPU-heavy codec work (Node.js). */
-export { createWorkerPool, type WorkerPoolOptions } from "./node-pool.js";
+/** @zarr/core/workers: worker threads for CPU-heavy codec work (Node.js; browsers get `browser.ts`). */
+export { createWorkerPool } from "./node-pool.js";
+export type { WebWorkerEvent, WebWorkerLike, WorkerPoolOptions } from "./options.js";

@@ -1,0 +1,3 @@
+/** @zarr/core/workers in browsers: module Web Workers for CPU-heavy codec work. */
+export { createWorkerPool } from "./browser-pool.js";
+export type { WebWorkerEvent, WebWorkerLike, WorkerPoolOptions } from "./options.js";

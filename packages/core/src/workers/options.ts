@@ -1,0 +1,36 @@
+/** The options of `createWorkerPool`, one type for Node worker threads and browser Web Workers. */
+
+/** An event of a Web Worker, as far as the pool reads it (`MessageEvent`, `ErrorEvent`). */
+export interface WebWorkerEvent {
+  data?: unknown;
+  message?: string;
+}
+
+/** What a browser pool needs of a Web Worker (a `Worker` has it). */
+export interface WebWorkerLike {
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  addEventListener(type: "message" | "messageerror" | "error", listener: (event: WebWorkerEvent) => void): void;
+  terminate(): void;
+}
+
+/**
+ * Options of `createWorkerPool`. The same call works in Node and in browsers: `url` and
+ * `createWorker` say how a browser starts its workers; Node's pool ignores them (its worker
+ * threads run core's own script).
+ */
+export interface WorkerPoolOptions {
+  /** Workers (default: the number of CPUs — `availableParallelism()`, `navigator.hardwareConcurrency` — at least 1). */
+  size?: number;
+  /**
+   * Browsers: the worker script, started as a module worker, e.g.
+   * `new URL("./zarr-worker.js", import.meta.url)`; it calls `serveWorkerCalls` of
+   * `@zarr/core/worker-runtime`.
+   */
+  url?: string | URL;
+  /**
+   * Browsers: starts one worker, instead of `url`, e.g.
+   * `() => new Worker(new URL("./zarr-worker.js", import.meta.url), { type: "module" })`
+   * (the form bundlers recognise and bundle the worker script for).
+   */
+  createWorker?: () => WebWorkerLike;
+}
