@@ -10,11 +10,12 @@
 //   node bench/http.mjs --workers 2            @zarr decodes in 2 worker threads
 //   node bench/http.mjs --fetch global         @zarr uses the global fetch (undici) instead of
 //                                              nodeFetch from @zarr/store-http/node (own HTTP/1.1 client)
-//   node bench/http.mjs --smoke                a small array (generated here), one repetition
+//   node bench/http.mjs --quick                a small array (generated here), one repetition (alias: --smoke)
 //
-// The data is what bench/read.mjs writes into bench/data/full/ (256 MiB float32, 512×512
-// chunks). When it is missing, a smaller array (2048×2048, 256×256 chunks) is written
-// here by @zarr itself into bench/data/http/ (no Python needed).
+// The data is what bench/read.mjs caches at full size (256 MiB float32, 512×512 chunks;
+// bench/lib/data.mjs, under <tmpdir>/zarr-bench). When it is missing, a smaller array
+// (2048×2048, 256×256 chunks) is written here by @zarr itself into the same cache
+// directory (no Python needed).
 //
 // The server runs in a worker thread, so serving does not compete with the readers for the
 // main thread's event loop, and it serves files from memory after their first request (as a
@@ -91,7 +92,7 @@ async function main() {
     const i = args.indexOf(name);
     return i < 0 ? fallback : args[i + 1];
   };
-  const smoke = args.includes("--smoke");
+  const smoke = args.includes("--smoke") || args.includes("--quick");
   const latency = Number(option("--latency", 20));
   const reps = Number(option("--reps", smoke ? 1 : 5));
   const concurrency = Number(option("--concurrency", 64));
@@ -107,13 +108,14 @@ async function main() {
 
   /** The root of the served tree and each variant's path in it. */
   async function data() {
-    const full = join(import.meta.dirname, "data", "full");
-    if (!smoke && variants.every((v) => existsSync(join(full, v, "v3.zarr", "zarr.json")))) {
-      return { root: full, paths: Object.fromEntries(variants.map((v) => [v, `${v}/v3.zarr`])) };
+    const { cachedReadData, dataRoot, variant } = await import("./lib/data.mjs");
+    const full = variants.map((v) => cachedReadData({ n: 8192, c: 512, variant: variant(v) }));
+    if (!smoke && full.every((d) => d !== null)) {
+      return { root: full[0].root, paths: Object.fromEntries(variants.map((v, i) => [v, full[i].path])) };
     }
-    // Not prepared by read.mjs (or --smoke): write a smaller array with @zarr itself.
+    // Not prepared by read.mjs (or --quick): write a smaller array with @zarr itself.
     const { FileSystemStore } = await import("@zarr/all");
-    const root = join(import.meta.dirname, "data", smoke ? "http-smoke" : "http");
+    const root = join(dataRoot(), smoke ? "http-smoke" : "http");
     const n = smoke ? 512 : 2048;
     const c = smoke ? 128 : 256;
     const codecs = {

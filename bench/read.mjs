@@ -1,179 +1,125 @@
 #!/usr/bin/env node
-// Read benchmark: the same 256 MiB float32 array (8192×8192, 512×512 chunks) in several
-// encodings, each read by @zarr and by zarrita.js (from a Zarr v3 copy) and by zarr-python
-// 2.13 (from a Zarr v2 copy whose chunk files are byte-identical), all in one run. Prints
-// throughput and ratios.
+// In-process read benchmark: the same 256 MiB float32 array (8192×8192, 512×512 chunks) in
+// several encodings, each read by @zarr and by zarrita.js (from a Zarr v3 copy) and by
+// zarr-python 2.13 (from a Zarr v2 copy whose chunk files are byte-identical), all in one
+// run. Prints a markdown table of times, throughput and ratios.
 //
-//   node bench/read.mjs                      every variant, full size
-//   node bench/read.mjs --smoke              1024×1024, one repetition, a quick check that it runs
+//   node bench/read.mjs                      every variant, full size, median of 5
+//   node bench/read.mjs --quick              1024×1024 (256×256 chunks), one repetition (alias: --smoke)
 //   node bench/read.mjs --only gzip,zstd     some variants
 //   node bench/read.mjs --workers 2          decode in 2 worker threads (@zarr only; from a
 //                                            local store the workers also read the chunk files)
+//   options: --reps N  --size N --chunk C  --json FILE (for bench/report.mjs)
 //
-// The chunks are written once by zarr-python (numcodecs' C libraries) into bench/data/.
-import { execFileSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+// "fresh result": every call allocates its result (`get(array)`, `zarrita.get(array)`), as
+// an application reading arrays does; the target is zarrita.js time / @zarr time ≥ 3 on every
+// codec (whole array). "out reused": `get(array, null, { out })` into one buffer allocated
+// before timing, as zarr-python's `out=` allows.
+//
+// The chunks are written once by zarr-python (numcodecs' C libraries) and cached (bench/lib/data.mjs).
 import { join } from "node:path";
-import { createWorkerPool } from "@zarr/all/workers";
-import { get, openArray, slice } from "@zarr/all";
-import { FileSystemStore } from "@zarr/store-fs";
-import { FileSystemStore as ZarritaFileSystemStore } from "@zarrita/storage";
-import * as zarrita from "zarrita";
+import { CPUS, LIB, MiB, PYTHON, loadZarrita, main, parseArgs, pythonZarr, reps, requireBuilt, size, skipping } from "./lib/common.mjs";
+import { pickVariants, readData } from "./lib/data.mjs";
+import { race, timeIt } from "./lib/measure.mjs";
+import { execFileSync } from "node:child_process";
+import { Report, ratio, seconds, throughput } from "./lib/output.mjs";
 
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i < 0 ? undefined : args[i + 1];
-};
-const smoke = args.includes("--smoke");
-const N = smoke ? 1024 : 8192;
-const C = smoke ? 256 : 512;
-const REPS = smoke ? 1 : 5;
-const workers = Number(option("--workers") ?? 0);
-const dataDir = join(import.meta.dirname, "data", smoke ? "smoke" : "full");
-const MiB = 1024 * 1024;
+await main(async () => {
+  requireBuilt();
+  const { get, openArray, slice, FileSystemStore } = await import("@zarr/all");
+  const { createWorkerPool } = await import("@zarr/all/workers");
+  const args = parseArgs();
+  const { n: N, c: C } = size(args, { n: 8192, c: 512 }, { n: 1024, c: 256 });
+  const REPS = reps(args, 5);
+  const workers = args.number("--workers", 0);
+  const variants = pickVariants(args.list("--only"));
+  const report = new Report({ script: "read.mjs", title: "In-process read (@zarr get vs zarrita.js get vs zarr-python)", args });
+  report.line(`${N}×${N} float32 (${(N * N * 4) / MiB} MiB), ${C}×${C} chunks; median of ${REPS} after a warm-up, the readers taking turns; ${CPUS} CPUs`);
+  report.line(`@zarr decode workers: ${workers ? `${workers} (createWorkerPool)` : "none (default options: main thread)"}`);
+  report.line("fresh result: each call allocates its result; out reused: `get(..., { out })` into one buffer allocated before timing");
 
-/** The encodings: numcodecs compressor config (v2) and the equivalent v3 codec chain. */
-const VARIANTS = [
-  { name: "uncompressed", v2: null, v3: [] },
-  { name: "gzip", v2: { id: "gzip", level: 1 }, v3: [{ name: "gzip", configuration: { level: 1 } }] },
-  { name: "zlib", v2: { id: "zlib", level: 1 }, v3: [{ name: "numcodecs.zlib", configuration: { level: 1 } }] },
-  { name: "zstd", v2: { id: "zstd", level: 1 }, v3: [{ name: "zstd", configuration: { level: 1, checksum: false } }] },
-  {
-    name: "blosc-lz4-shuffle",
-    v2: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
-    v3: [{ name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 } }],
-  },
-  {
-    name: "blosc-zstd-bitshuffle",
-    v2: { id: "blosc", cname: "zstd", clevel: 5, shuffle: 2, blocksize: 0 },
-    v3: [{ name: "blosc", configuration: { cname: "zstd", clevel: 5, shuffle: "bitshuffle", typesize: 4, blocksize: 0 } }],
-  },
-];
-const only = option("--only")?.split(",");
-const variants = only ? VARIANTS.filter((v) => only.includes(v.name)) : VARIANTS;
+  const zarrita = await loadZarrita();
+  if (!zarrita.ok) report.note(skipping("zarrita.js", zarrita.why));
+  const python = pythonZarr();
+  if (!python.ok) report.note(skipping("zarr-python", python.why));
 
-/** Writes the v2 copy with zarr-python (C codecs, fast), then links its chunk files into a v3 layout. */
-function prepare(variant) {
-  const dir = join(dataDir, variant.name);
-  const v2 = join(dir, "v2.zarr");
-  const v3 = join(dir, "v3.zarr");
-  if (existsSync(join(v3, "zarr.json"))) return { v2, v3 };
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const code = `
-import json, sys, numpy as np, zarr, numcodecs
-n, c, path, comp = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
-i = np.arange(n * n, dtype=np.float64)
-data = (np.sin(i * 0.001) * 100 + (i % n) * 0.01).astype("<f4").reshape(n, n)
-z = zarr.open_array(path, mode="w", shape=(n, n), chunks=(c, c), dtype="<f4", fill_value=0,
-                    compressor=numcodecs.get_codec(comp) if comp else None)
-z[:] = data
-`;
-  execFileSync("/usr/bin/python3", ["-c", code, String(N), String(C), v2, JSON.stringify(variant.v2)]);
-  mkdirSync(join(v3, "c"), { recursive: true });
-  writeFileSync(
-    join(v3, "zarr.json"),
-    JSON.stringify({
-      zarr_format: 3,
-      node_type: "array",
-      shape: [N, N],
-      data_type: "float32",
-      chunk_grid: { name: "regular", configuration: { chunk_shape: [C, C] } },
-      chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
-      fill_value: 0,
-      codecs: [{ name: "bytes", configuration: { endian: "little" } }, ...variant.v3],
-      attributes: {},
-    }),
+  const pool = workers > 0 ? createWorkerPool({ size: workers }) : undefined;
+  const rows = [];
+  try {
+    for (const v of variants) {
+      const { v2, v3 } = await readData({ n: N, c: C, variant: v });
+      const ours = await openArray(new FileSystemStore(v3, { readOnly: true }), "");
+      const z = zarrita.ok ? zarrita.zarrita : undefined;
+      const theirs = z ? await z.open(z.root(new zarrita.storage.FileSystemStore(v3)), { kind: "array" }) : undefined;
+      const lo = N / 8;
+      const hi = lo + N / 4;
+      const selections = [
+        { label: "full", elements: N * N, ours: null, zarrita: undefined, python: ":" },
+        {
+          label: `[${lo}:${hi}, ${lo}:${hi}]`,
+          elements: (hi - lo) * (hi - lo),
+          ours: [slice(lo, hi), slice(lo, hi)],
+          zarrita: z ? [z.slice(lo, hi), z.slice(lo, hi)] : undefined,
+          python: `${lo}:${hi}, ${lo}:${hi}`,
+        },
+      ];
+      for (const s of selections) {
+        // One buffer allocated (and page-faulted) before timing, as with zarr-python's out=.
+        const out = new Float32Array(pool ? new SharedArrayBuffer(s.elements * 4) : new ArrayBuffer(s.elements * 4)).fill(1);
+        const contenders = {
+          "@zarr (fresh result)": () => timeIt(() => get(ours, s.ours, { workers: pool })),
+          "@zarr, out reused": () => timeIt(() => get(ours, s.ours, { workers: pool, out })),
+        };
+        if (theirs) contenders["zarrita.js (fresh result)"] = () => timeIt(() => z.get(theirs, s.zarrita));
+        const { times, errors } = await race(contenders, { reps: REPS, warmup: 1 });
+        for (const [who, e] of Object.entries(errors)) report.note(`${v.name} ${s.label}: ${who} failed: ${e}`);
+        if (python.ok && v2) {
+          try {
+            const out = execFileSync(PYTHON, [join(LIB, "zarr_python.py"), "time-read", v2, String(REPS), s.python], { encoding: "utf8" });
+            times["zarr-python"] = JSON.parse(out);
+          } catch (error) {
+            report.note(`${v.name} ${s.label}: zarr-python failed: ${error.message.split("\n")[0]}`);
+          }
+        }
+        rows.push({ variant: v.name, selection: s.label, bytes: s.elements * 4, t: times });
+        if (s.ours === null) {
+          report.target({
+            name: `in-process ${v.name}, fresh result: zarrita.js / @zarr`,
+            value: times["zarrita.js (fresh result)"] / times["@zarr (fresh result)"],
+            op: "≥",
+            limit: 3,
+          });
+        }
+      }
+    }
+  } finally {
+    await pool?.close();
+  }
+
+  const table = [];
+  for (const r of rows) {
+    for (const [reader, t] of Object.entries(r.t)) {
+      const ours = reader.startsWith("@zarr");
+      table.push([
+        r.variant,
+        r.selection,
+        reader,
+        seconds(t),
+        throughput(r.bytes, t),
+        ours ? ratio(r.t["zarrita.js (fresh result)"] / t) : "",
+        ours ? ratio(r.t["zarr-python"] / t) : "",
+      ]);
+    }
+  }
+  report.table(
+    "Read times",
+    ["variant", "selection", "reader", "time (s)", "MiB/s", "zarrita.js / this", "zarr-python / this"],
+    table,
+    ["l", "l", "l", "r", "r", "r", "r"],
   );
-  for (const name of readdirSync(v2)) {
-    if (name.startsWith(".")) continue;
-    const [i, j] = name.split(".");
-    mkdirSync(join(v3, "c", i), { recursive: true });
-    linkSync(join(v2, name), join(v3, "c", i, j)); // byte-identical chunk files
-  }
-  return { v2, v3 };
-}
-
-async function time(fn) {
-  const times = [];
-  for (let r = 0; r < REPS; r++) {
-    const t0 = performance.now();
-    await fn();
-    times.push((performance.now() - t0) / 1000);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
-function zarrPython(v2, selection) {
-  const code = `
-import json, sys, time, zarr
-z = zarr.open_array(sys.argv[1], mode="r")
-times = []
-for _ in range(int(sys.argv[2])):
-    t0 = time.perf_counter()
-    a = z[${selection}]
-    times.append(time.perf_counter() - t0)
-times.sort()
-print(json.dumps(times[len(times) // 2]))
-`;
-  return JSON.parse(execFileSync("/usr/bin/python3", ["-c", code, v2, String(REPS)], { encoding: "utf8" }));
-}
-
-const pool = workers > 0 ? createWorkerPool({ size: workers }) : undefined;
-const rows = [];
-for (const variant of variants) {
-  const { v2, v3 } = prepare(variant);
-  const ours = await openArray(new FileSystemStore(v3, { readOnly: true }), "");
-  const theirs = await zarrita.open(zarrita.root(new ZarritaFileSystemStore(v3)), { kind: "array" });
-  const lo = N / 8;
-  const hi = lo + N / 4;
-  const selections = [
-    { label: "full", mb: (N * N * 4) / MiB, ours: null, zarrita: null, python: ":" },
-    {
-      label: `[${lo}:${hi}, ${lo}:${hi}]`,
-      mb: ((hi - lo) * (hi - lo) * 4) / MiB,
-      ours: [slice(lo, hi), slice(lo, hi)],
-      zarrita: [zarrita.slice(lo, hi), zarrita.slice(lo, hi)],
-      python: `${lo}:${hi}, ${lo}:${hi}`,
-    },
-  ];
-  for (const s of selections) {
-    // One buffer allocated (and page-faulted) before timing, as with zarr-python's out=.
-    const elements = Math.round((s.mb * MiB) / 4);
-    const out = new Float32Array(pool ? new SharedArrayBuffer(elements * 4) : new ArrayBuffer(elements * 4)).fill(1);
-    rows.push({
-      variant: variant.name,
-      selection: s.label,
-      mb: s.mb,
-      t: {
-        "@zarr": await time(() => get(ours, s.ours, { workers: pool })),
-        "@zarr, out reused": await time(() => get(ours, s.ours, { workers: pool, out })),
-        "zarrita.js": await time(() => zarrita.get(theirs, s.zarrita ?? undefined)),
-        "zarr-python 2.13": zarrPython(v2, s.python),
-      },
-    });
-  }
-}
-await pool?.close();
-
-console.log(
-  `\nRead benchmark: ${N}×${N} float32 (${(N * N * 4) / MiB} MiB), ${C}×${C} chunks, median of ${REPS}; ` +
-    `${availableParallelism()} CPUs; @zarr decode workers: ${workers || "none (main thread)"}\n`,
-);
-console.log(`${"variant".padEnd(23)}${"selection".padEnd(22)}${"reader".padEnd(19)}${"time (s)".padStart(9)}${"MiB/s".padStart(8)}  vs zarrita.js  vs zarr-python`);
-for (const r of rows) {
-  for (const [reader, t] of Object.entries(r.t)) {
-    const ratios = reader.startsWith("@zarr")
-      ? `${(r.t["zarrita.js"] / t).toFixed(2).padStart(12)}×${(r.t["zarr-python 2.13"] / t).toFixed(2).padStart(14)}×`
-      : "";
-    console.log(`${r.variant.padEnd(23)}${r.selection.padEnd(22)}${reader.padEnd(19)}${t.toFixed(3).padStart(9)}${(r.mb / t).toFixed(0).padStart(8)}${ratios}`);
-  }
-}
-console.log(
-  "\n(ratios = the other reader's time / this reader's time; above 1 means @zarr is faster.\n" +
-    " \"out reused\": get(..., { out }) into one buffer allocated before timing, as zarr-python's out= allows;\n" +
-    " a fresh 256 MiB result costs the kernel ~65k page faults, which NumPy avoids with transparent huge pages.)",
-);
+  report.note("Ratios are the other reader's time / this reader's time: above 1 means @zarr is faster.");
+  report.note(
+    "A fresh 256 MiB result costs the kernel ~65k page faults, which NumPy avoids with transparent huge pages; zarr-python's time is z[sel] (a fresh result too).",
+  );
+  report.finish();
+});

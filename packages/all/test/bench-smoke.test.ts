@@ -1,27 +1,98 @@
 /**
- * The benchmark scripts in bench/ still run (each with --smoke: small data, one
- * repetition). Only that they run and print their tables is checked; their timings are
- * not tested (see bench/ for the real runs).
+ * The benchmark scripts in bench/ still run (each with --quick: small data, one
+ * repetition) and print their markdown tables with ratios. Only that is checked; their
+ * timings are not tested (see bench/README.md for the real runs).
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { expect, it } from "vitest";
-import { requirePythonZarr } from "../../../scripts/test-env.mjs";
+import { describe, expect, it } from "vitest";
+import { havePythonZarr, requirePythonZarr } from "../../../scripts/test-env.mjs";
 
 const BENCH = join(import.meta.dirname, "..", "..", "..", "bench");
-const run = async (script: string, ...args: string[]) =>
-  (await promisify(execFile)(process.execPath, [join(BENCH, script), "--smoke", ...args], { timeout: 240_000 })).stdout;
+/** Runs a bench script with --quick, prints its output (the markdown tables) and returns it. */
+const run = async (script: string, ...args: string[]) => {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(BENCH, script), "--quick", ...args], {
+    timeout: 240_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  console.log(stdout);
+  return stdout;
+};
 
-it("bench/http.mjs --smoke runs @zarr and zarrita.js over HTTP", async () => {
-  const out = await run("http.mjs");
-  expect(out).toMatch(/uncompressed .* @zarr /);
-  expect(out).toMatch(/blosc-lz4-shuffle .* zarrita\.js /);
-});
+/** A markdown table row holding at least one ratio such as "1.23×" (or "–" when a peer is missing). */
+const RATIO = /^\|.*\d+\.\d\d×.*\|$/m;
+/** The targets table: every target row ends in pass, fail or not measured. */
+const TARGETS = /### Targets\n\n\| target +\| +measured +\|[^\n]*\n[^\n]*\n(\| [^\n]*\| (pass|\*\*fail\*\*|not measured) +\|\n)+/;
 
-it("bench/read.mjs --smoke runs the three readers", async () => {
-  requirePythonZarr(); // the data is written by zarr-python
-  const out = await run("read.mjs", "--only", "uncompressed,zstd", "--workers", "1");
-  for (const reader of ["@zarr ", "@zarr, out reused", "zarrita.js", "zarr-python 2.13"]) expect(out).toContain(reader);
-  expect(out).toMatch(/zstd .* @zarr /);
+describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
+  it("bench/http.mjs runs @zarr and zarrita.js over HTTP", async () => {
+    const out = await run("http.mjs");
+    expect(out).toMatch(/uncompressed .* @zarr /);
+    expect(out).toMatch(/blosc-lz4-shuffle .* zarrita\.js /);
+  });
+
+  it("bench/read.mjs runs the three readers, fresh result and out reused", async () => {
+    requirePythonZarr(); // the zarr-python column
+    const out = await run("read.mjs", "--only", "uncompressed,zstd", "--workers", "1");
+    for (const reader of ["@zarr (fresh result)", "@zarr, out reused", "zarrita.js (fresh result)", "zarr-python"]) expect(out).toContain(reader);
+    expect(out).toMatch(/\| zstd +\| full +\| @zarr \(fresh result\)/);
+    expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+    expect(out).toContain("in-process zstd, fresh result: zarrita.js / @zarr");
+  });
+
+  it("bench/cli-read.mjs times zarr get against zarrita.js (and zarr-python) processes", async () => {
+    const out = await run("cli-read.mjs", "--only", "uncompressed,zstd");
+    expect(out).toMatch(/\| zstd +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+    expect(out).toContain("CLI read zstd: zarrita.js / @zarr");
+  });
+
+  it("bench/read-floor.mjs compares the raw read with the floor, in-process and whole-process", async () => {
+    const out = await run("read-floor.mjs");
+    expect(out).toMatch(/\| in-process \(fresh result\) +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(/\| whole-process \(CLI\) +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+  });
+
+  it("bench/sharded.mjs reads the sharded and unsharded zstd arrays with a worker pool", async () => {
+    const out = await run("sharded.mjs");
+    expect(out).toMatch(/\| @zarr \(worker pool\) +\| +\d+\.\d{3} \| +\d+\.\d{3} \|.*×/);
+    expect(out).toMatch(TARGETS);
+  });
+
+  it("bench/memory.mjs measures peak RSS and page faults of zarr get", async () => {
+    const out = await run("memory.mjs");
+    expect(out).toMatch(/\| @zarr CLI `zarr get` +\| uncompressed +\| +\d+\.\d MiB \| +[\d,]+ \|/);
+    expect(out).toMatch(/\| @zarr CLI `zarr get` +\| zstd /);
+    expect(out).toMatch(TARGETS);
+    expect(out).toContain("memory zstd: @zarr CLI minor page faults");
+  });
+
+  it("bench/small-chunks.mjs reads zarr-python's small-chunk v2 arrays in three processes", async () => {
+    const out = await run("small-chunks.mjs");
+    expect(out).toMatch(/\| raw +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(/\| gzip +\| +\d+\.\d{3} \|/);
+    if (havePythonZarr()) expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+  });
+
+  it("bench/write.mjs --isolated runs each writer in its own process", async () => {
+    const out = await run("write.mjs", "--isolated", "--only", "uncompressed,zstd");
+    expect(out).toContain("Write (isolated");
+    expect(out).toMatch(/\| zstd +\| @zarr +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+  });
+
+  it("bench/report.mjs collects the scripts' targets into one report", async () => {
+    const out = await run("report.mjs", "--only", "sharded,small-chunks");
+    expect(out).toContain("# Benchmark report (quick sizes");
+    expect(out).toMatch(/\| sharded +\| sharded zstd: sharded \/ unsharded .*\| `node bench\/sharded\.mjs --quick` +\|/);
+    expect(out).toMatch(/\| small-chunks +\| small chunks gzip: /);
+    expect(out).toContain("### Many small chunks");
+  });
 });
