@@ -14,3 +14,5 @@ export function skipWithout(available: boolean, what: string): boolean;
 export function requirePeer(available: boolean, what: string): void;
 /** `requirePeer` for Debian's python3 with numpy, zarr 2.x and numcodecs. */
 export function requirePythonZarr(): void;
+/** Launches Debian's chromium headless through playwright-core. */
+export function launchChromium(): Promise<import("playwright-core").Browser>;

@@ -84,3 +84,12 @@ export function requirePeer(available, what) {
 export function requirePythonZarr() {
   requirePeer(havePythonZarr(), "python3-zarr (zarr-python 2.13 + numcodecs)");
 }
+
+/** Flags for a quiet headless chromium that touches no network but 127.0.0.1. */
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Launches Debian's chromium headless through playwright-core (a devDependency of the caller). */
+export async function launchChromium() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}

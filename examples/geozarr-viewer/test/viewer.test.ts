@@ -11,7 +11,7 @@ import { createArray, createRegistry, get, MemoryStore, openArray, set } from "@
 import { buildPyramid, createDataset } from "@zarr/geozarr";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, haveChromium, skipWithout } from "../../../scripts/test-env.mjs";
+import { haveChromium, launchChromium, skipWithout } from "../../../scripts/test-env.mjs";
 // @ts-expect-error plain JS modules of this example
 import { buildViewer } from "../build.mjs";
 // @ts-expect-error plain JS modules of this example
@@ -74,11 +74,7 @@ describe.skipIf(missing)("the GeoZarr viewer in chromium", () => {
     outDir = mkdtempSync(join(tmpdir(), "geozarr-viewer-"));
     await buildViewer({ outDir });
     server = await startServer({ pageDir: outDir, getKey: (key: string) => store.map.get(key) });
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

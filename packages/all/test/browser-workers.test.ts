@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, haveChromium, skipWithout } from "../../../scripts/test-env.mjs";
+import { haveChromium, launchChromium, skipWithout } from "../../../scripts/test-env.mjs";
 import { createArray, FileSystemStore, get, openArray, set } from "../src/index.js";
 import type { PageReport } from "./browser/page.js";
 import { startServer } from "./browser/serve.js";
@@ -115,11 +115,7 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
     });
     writeFileSync(join(pageDir, "index.html"), '<!doctype html><meta charset="utf-8"><title>zarr workers</title><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
     server = await startServer(pageDir, storeDir);
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
