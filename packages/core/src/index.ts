@@ -5,17 +5,31 @@
  */
 export * from "./registry.js";
 export { MemoryStore } from "./memory-store.js";
-export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig, type NodeEntry, type ZarrNode, type ResolvedArray } from "./nodes.js";
+export { ZarrArray, ZarrGroup, resolveArray, type ZarrNode, type ResolvedArray } from "./nodes.js";
+export type {
+  NodeOptions,
+  ArrayConfig,
+  CreateNodeOptions,
+  CreateArrayOptions,
+  ExtensionLike,
+  V2CodecConfig,
+} from "./node-options.js";
+export type {
+  AnyFormatEntry,
+  FormatArray,
+  FormatCreateArrayOptions,
+  FormatCreateGroupOptions,
+  FormatEntry,
+  FormatGroup,
+  FormatNode,
+  FormatReadOptions,
+  FormatWriteOptions,
+  LazyFormatEntry,
+  NodeEntry,
+  NodeFormat,
+} from "./node-format.js";
 export { open, openArray, openGroup, exists, openEntry, type OpenOptions } from "./open.js";
-export {
-  create,
-  createArray,
-  createGroup,
-  guessChunkShape,
-  type CreateNodeOptions,
-  type CreateArrayOptions,
-  type ExtensionLike,
-} from "./create.js";
+export { create, createArray, createGroup, guessChunkShape } from "./create.js";
 export { children, listChildren, walkEntries, walk } from "./listing.js";
 export { deleteNode, setAttributes, updateAttributes, consolidateMetadata } from "./mutate.js";
 export { get, type ArrayData, type GetOptions } from "./read.js";
@@ -46,5 +60,4 @@ export * from "./data-types/index.js";
 export { StructDataType, structDataType, type StructField } from "./data-types/struct.js";
 export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
 export { ObjectDataType, objectDataType } from "./data-types/object.js";
-export type { AnyFormatEntry, FormatEntry, FormatReadOptions, FormatWriteOptions, LazyFormatEntry, NodeFormat } from "./formats.js";
 export * from "@zarr/spec";
