@@ -19,12 +19,8 @@ import {
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
 import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
-import { bytesCodec } from "./codecs/bytes.js";
-import { transposeCodec } from "./codecs/transpose.js";
-import { builtinDataTypes } from "./data-types/index.js";
-import { nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
-import { objectDataType } from "./data-types/object.js";
-import { structDataType } from "./data-types/struct.js";
+import { builtinCodecs } from "./codecs/builtin.js";
+import { coreDataTypeEntries } from "./data-types/builtin.js";
 
 type EntryType = ExtensionEntry["type"];
 type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
@@ -92,7 +88,8 @@ export interface LookupSite {
  */
 export class Registry {
   private readonly byName = new Map<string, RegistryEntry | RegistrableFormatEntry>();
-  private readonly matchers: DataTypeEntry[] = [];
+  /** Data type entries (eager or lazy) that claim parametrised names (`r16`). */
+  private readonly matchers: (DataTypeEntry | LazyEntry)[] = [];
   private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
   private readonly formatLoads = new Map<RegistrableFormatEntry, Promise<LoadedFormatEntry>>();
   /** What this registry was made with (kept by `extend`). */
@@ -116,7 +113,7 @@ export class Registry {
       const aliases = "aliases" in entry ? (entry.aliases ?? []) : [];
       const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...aliases];
       for (const name of names) this.byName.set(`${entry.type}:${name}`, entry);
-      if (entry.type === "data_type" && !("lazy" in entry) && typeof entry.matches === "function") {
+      if (entry.type === "data_type" && typeof entry.matches === "function") {
         this.matchers.push(entry);
       }
     }
@@ -261,17 +258,15 @@ function unknownEntry(
 /**
  * The entries every registry starts with: core data types (plus `struct`,
  * `null_terminated_bytes` and `object` for what Zarr v2 holds), grids, key encodings,
- * `bytes` and `transpose`.
+ * `bytes` and `transpose`. Rarely used ones are lazy entries (their code loads the first
+ * time an array needs it): every data type but `bool`, the integers, `float32` and
+ * `float64`, the `rectilinear` grid and `transpose`.
  */
 export const builtinEntries: readonly RegistryEntry[] = [
-  ...builtinDataTypes,
-  structDataType,
-  nullTerminatedBytesDataType,
-  objectDataType,
+  ...coreDataTypeEntries,
   ...builtinChunkGrids,
   ...builtinChunkKeyEncodings,
-  bytesCodec,
-  transposeCodec,
+  ...builtinCodecs,
 ];
 
 /**
