@@ -78,12 +78,5 @@ export { BoolDataType } from "./data-types/bool.js";
 export { BigIntDataType, SmallIntDataType } from "./data-types/integer.js";
 export { FloatDataType } from "./data-types/float.js";
 export { MACHINE_LITTLE_ENDIAN } from "./data-types/byte-order.js";
-export {
-  float16BitsToNumber,
-  float32BitsToNumber,
-  floatFillValueToJson,
-  numberToFloat16Bits,
-  numberToFloat32Bits,
-  parseFloatFillValue,
-} from "./data-types/float-bits.js";
+export { float32BitsToNumber, numberToFloat32Bits } from "./data-types/float-bits.js";
 export * from "@zarr/spec";

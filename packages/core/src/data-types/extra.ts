@@ -8,14 +8,14 @@ import { type DataType, type DataTypeEntry, type JsonObject, type JsonPath, Meta
 import { ComplexDataType } from "./complex.js";
 import { timeDataTypeFromConfig } from "./datetime.js";
 import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
-import { FloatDataType } from "./float.js";
+import { Float16DataType } from "./float16.js";
 import { plainEntry } from "./plain-entry.js";
 import { MAX_RAW_BITS, RawBitsDataType, rawBitsOf } from "./raw-bits.js";
 import { CORE_PACKAGE, expectNoConfiguration, expectOnlyFields, requireIntegerField } from "./shared.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 
 /** `float16` (held in a `Float32Array`). */
-export const float16DataType: DataTypeEntry = /* @__PURE__ */ plainEntry("float16", (n) => new FloatDataType(n, 16));
+export const float16DataType: DataTypeEntry = /* @__PURE__ */ plainEntry("float16", (n) => new Float16DataType(n));
 /** `complex64` (two float32 components). */
 export const complex64DataType: DataTypeEntry = /* @__PURE__ */ plainEntry("complex64", (n) => new ComplexDataType(n, 32));
 /** `complex128` (two float64 components). */

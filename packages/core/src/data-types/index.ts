@@ -72,14 +72,10 @@ import { BytesDataType, StringDataType } from "./variable-length.js";
 
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { MACHINE_LITTLE_ENDIAN } from "./byte-order.js";
-export {
-  float16BitsToNumber,
-  float32BitsToNumber,
-  floatFillValueToJson,
-  numberToFloat16Bits,
-  numberToFloat32Bits,
-  parseFloatFillValue,
-} from "./float-bits.js";
+export { float32BitsToNumber, numberToFloat32Bits } from "./float-bits.js";
+export { float16BitsToNumber, numberToFloat16Bits } from "./float16-bits.js";
+export { floatFillValueToJson, parseFloatFillValue } from "./float-fill.js";
+export { Float16DataType } from "./float16.js";
 export { NAT, TIME_UNITS } from "./datetime.js";
 export {
   BigIntDataType,
