@@ -24,17 +24,13 @@ import { CORE_PACKAGE } from "./shared.js";
 
 type Lazy = LazyEntry<DataTypeEntry>;
 
-/** A lazy entry for one of the data types of extra.ts. */
-function extra(name: string, pick: (m: typeof import("./extra.js")) => DataTypeEntry, aliases?: readonly string[]): Lazy {
-  return {
-    type: "data_type",
-    name,
-    ...(aliases === undefined ? {} : { aliases }),
-    package: CORE_PACKAGE,
-    lazy: true,
-    load: () => import("./extra.js").then(pick),
-  };
+/** A lazy data type entry. */
+function lazy(name: string, load: () => Promise<DataTypeEntry>, aliases?: readonly string[]): Lazy {
+  return { type: "data_type", name, ...(aliases === undefined ? {} : { aliases }), package: CORE_PACKAGE, lazy: true, load };
 }
+
+/** Loads the data type of extra.ts named `name`. */
+const fromExtra = (name: string) => () => import("./extra.js").then((m) => m.extraDataTypes[name]);
 
 /** The built-in data type entries of a new registry (see the module comment). */
 export const coreDataTypeEntries: readonly (DataTypeEntry | Lazy)[] = [
@@ -49,36 +45,13 @@ export const coreDataTypeEntries: readonly (DataTypeEntry | Lazy)[] = [
   uint64DataType,
   float32DataType,
   float64DataType,
-  extra("float16", (m) => m.float16DataType),
-  extra("complex64", (m) => m.complex64DataType),
-  extra("complex128", (m) => m.complex128DataType),
+  ...["float16", "complex64", "complex128", "string", "fixed_length_utf32"].map((name) => lazy(name, fromExtra(name))),
+  lazy("bytes", fromExtra("bytes"), ["variable_length_bytes"]),
+  lazy("numpy.datetime64", fromExtra("numpy.datetime64"), ["datetime64"]),
+  lazy("numpy.timedelta64", fromExtra("numpy.timedelta64"), ["timedelta64"]),
   // `r` + digits; the entry itself rejects bit counts that are not positive multiples of 8.
-  { ...extra("r*", (m) => m.rawBitsDataType), matches: (name: string) => /^r\d+$/.test(name) },
-  extra("string", (m) => m.stringDataType),
-  extra("bytes", (m) => m.bytesDataType, ["variable_length_bytes"]),
-  extra("fixed_length_utf32", (m) => m.fixedLengthUtf32DataType),
-  extra("numpy.datetime64", (m) => m.datetime64DataType, ["datetime64"]),
-  extra("numpy.timedelta64", (m) => m.timedelta64DataType, ["timedelta64"]),
-  {
-    type: "data_type",
-    name: "struct",
-    aliases: ["structured"],
-    package: CORE_PACKAGE,
-    lazy: true,
-    load: () => import("./struct.js").then((m) => m.structDataType),
-  },
-  {
-    type: "data_type",
-    name: "null_terminated_bytes",
-    package: CORE_PACKAGE,
-    lazy: true,
-    load: () => import("./null-terminated-bytes.js").then((m) => m.nullTerminatedBytesDataType),
-  },
-  {
-    type: "data_type",
-    name: "object",
-    package: CORE_PACKAGE,
-    lazy: true,
-    load: () => import("./object.js").then((m) => m.objectDataType),
-  },
+  { ...lazy("r*", fromExtra("r*")), matches: (name: string) => /^r\d+$/.test(name) },
+  lazy("struct", () => import("./struct.js").then((m) => m.structDataType), ["structured"]),
+  lazy("null_terminated_bytes", () => import("./null-terminated-bytes.js").then((m) => m.nullTerminatedBytesDataType)),
+  lazy("object", () => import("./object.js").then((m) => m.objectDataType)),
 ];

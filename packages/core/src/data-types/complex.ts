@@ -16,7 +16,7 @@ import { checkByteLength, MACHINE_LITTLE_ENDIAN, typedFromBytes, typedToBytes } 
 import { wordsOf } from "./float.js";
 import { float32BitsToNumber, float64HighWord, float64LowWord, numberToFloat32Bits } from "./float-bits.js";
 import { floatFillValueToJson, parseFloatFillValue, roundToFloat } from "./float-fill.js";
-import { cannotHold, exactPair } from "./shared.js";
+import { cannotHold } from "./shared.js";
 
 /** Storage of a complex type. */
 export type ComplexStorage<B extends 32 | 64> = B extends 64 ? Float64Array : Float32Array;
@@ -135,4 +135,16 @@ export class ComplexDataType<B extends 32 | 64> implements DataType<Complex, Com
   toJSON(): string | ExtensionObject {
     return this.name;
   }
+}
+
+/**
+ * A `[re, im]` pair whose elements keep their exact bits. Array literals of doubles
+ * quiet signalling NaNs in V8; an array that starts out holding non-numbers keeps
+ * each number as it is.
+ */
+export function exactPair(re: number, im: number): readonly [number, number] {
+  const pair: unknown[] = [undefined, undefined];
+  pair[0] = re;
+  pair[1] = im;
+  return pair as unknown as readonly [number, number];
 }

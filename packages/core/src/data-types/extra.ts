@@ -11,7 +11,8 @@ import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
 import { Float16DataType } from "./float16.js";
 import { plainEntry } from "./plain-entry.js";
 import { MAX_RAW_BITS, RawBitsDataType, rawBitsOf } from "./raw-bits.js";
-import { CORE_PACKAGE, expectNoConfiguration, expectOnlyFields, requireIntegerField } from "./shared.js";
+import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
+import { CORE_PACKAGE, expectNoConfiguration } from "./shared.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 
 /** `float16` (held in a `Float32Array`). */
@@ -86,4 +87,17 @@ export const timedelta64DataType: DataTypeEntry = {
   package: CORE_PACKAGE,
   fromConfig: (name: string, configuration: JsonObject, path: JsonPath): DataType =>
     timeDataTypeFromConfig(name, "timedelta", configuration, path),
+};
+
+/** The entries above by name (how builtin.ts's lazy entries find theirs). */
+export const extraDataTypes: Readonly<Record<string, DataTypeEntry>> = {
+  float16: float16DataType,
+  complex64: complex64DataType,
+  complex128: complex128DataType,
+  string: stringDataType,
+  bytes: bytesDataType,
+  fixed_length_utf32: fixedLengthUtf32DataType,
+  "numpy.datetime64": datetime64DataType,
+  "numpy.timedelta64": timedelta64DataType,
+  "r*": rawBitsDataType,
 };
