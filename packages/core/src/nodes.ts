@@ -80,22 +80,23 @@ export interface ResolvedArray {
 /** An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs. */
 export class ZarrArray {
   readonly kind = "array" as const;
-  readonly store: Store;
-  readonly path: string;
-  readonly metadata: ArrayMetadata;
-  readonly registry: Registry;
-  readonly dataType: DataType;
-  readonly fillValue: Scalar;
-  readonly chunkGrid: ChunkGrid;
-  readonly chunkKeyEncoding: ChunkKeyEncoding;
-  readonly codecs: CodecPipeline;
-  readonly config: ArrayConfig;
-  readonly zarrFormat: 2 | 3;
+  // Assigned by the constructor (`declare`: no separate field definitions in the output).
+  declare readonly store: Store;
+  declare readonly path: string;
+  declare readonly metadata: ArrayMetadata;
+  declare readonly registry: Registry;
+  declare readonly dataType: DataType;
+  declare readonly fillValue: Scalar;
+  declare readonly chunkGrid: ChunkGrid;
+  declare readonly chunkKeyEncoding: ChunkKeyEncoding;
+  declare readonly codecs: CodecPipeline;
+  declare readonly config: ArrayConfig;
+  declare readonly zarrFormat: 2 | 3;
   /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
-  readonly format?: NodeFormat;
-  readonly shape: readonly number[];
+  declare readonly format?: NodeFormat;
+  declare readonly shape: readonly number[];
   /** Key prefix of the chunks. */
-  private readonly prefix: string;
+  private declare readonly prefix: string;
 
   /** Builds the node from resolved parts (normally through `resolveArray` or `open`). */
   constructor(resolved: ResolvedArray) {
