@@ -4,7 +4,8 @@
  * type's own `fromBytes`/`toBytes` so every bit (NaN payloads, -0, float16 patterns,
  * NaT) survives unchanged.
  */
-import { FixedLengthUtf32DataType, type Registry } from "@zarr/core";
+import type { Registry } from "@zarr/core";
+import { FixedLengthUtf32DataType } from "@zarr/core/extensions";
 import {
   type DataArray,
   type DataType,

@@ -5,32 +5,23 @@
 import {
   type ArrayMetadata,
   asZarrError,
-  type Attributes,
   type ExtensionObject,
   type GroupMetadata,
   isJsonObject,
   type JsonObject,
   type JsonValue,
   parseArrayMetadata,
-  type Scalar,
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import { createArrayThroughFormat, createGroupThroughFormat, requestedZarrFormat } from "./create-format.js";
 import { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
 import { deleteNode, requireWritable } from "./mutate.js";
-import { type ArrayConfig, type NodeOptions, resolveArray, withMetadataKey, type ZarrArray, ZarrGroup } from "./nodes.js";
+import type { CreateArrayOptions, CreateNodeOptions, ExtensionLike } from "./node-options.js";
+import { resolveArray, withMetadataKey, type ZarrArray, ZarrGroup } from "./nodes.js";
 import { exists } from "./open.js";
 import { metadataKey, normalizePath, parentPath, validateNewNodePath } from "./paths.js";
 import { defaultRegistry, type Registry } from "./registry.js";
-
-/** Options shared by `createGroup` and `createArray`. */
-export interface CreateNodeOptions extends NodeOptions {
-  /** User attributes. */
-  attributes?: Attributes;
-  /** Replace a node already at the path (deleting everything below it). Default false: `NODE_EXISTS`. */
-  overwrite?: boolean;
-  signal?: AbortSignal;
-}
 
 /** Makes sure a node can be created at `path`: parents are groups (or absent), nothing is there unless overwriting. */
 async function prepareNewNode(store: Store, path: string, options: CreateNodeOptions): Promise<void> {
@@ -66,48 +57,30 @@ async function writeMissingParents(store: Store, path: string, signal?: AbortSig
 }
 
 /**
- * Creates a group at `path` (and explicit groups for missing ancestors).
+ * Creates a group at `path` (and explicit groups for missing ancestors). With
+ * `zarrFormat: 2` the registry's Zarr v2 format writes `.zgroup` (and `.zattrs`) instead;
+ * without one registered that is an `UNSUPPORTED` error.
  *
  * @example
  * ```ts
  * const root = await createGroup(store, "", { attributes: { title: "climate" } });
  * const sub = await createGroup(store, "a/b");  // also writes a/zarr.json
+ * const old = await createGroup(store, "v2", { zarrFormat: 2, registry }); // registry holds v2Format
  * ```
  */
 export async function createGroup(store: Store, path = "", options: CreateNodeOptions = {}): Promise<ZarrGroup> {
   requireWritable(store, `create group "${path}"`);
-  const p = normalizePath(path);
   if (options.attributes !== undefined && !isJsonObject(options.attributes)) {
     throw new ZarrError("INVALID_ARGUMENT", "attributes must be a JSON object");
   }
+  const zarrFormat = requestedZarrFormat(options, path);
+  if (zarrFormat !== 3) return createGroupThroughFormat(store, path, zarrFormat, options.registry ?? defaultRegistry, options);
+  const p = normalizePath(path);
   await prepareNewNode(store, p, options);
   await writeMissingParents(store, p, options.signal);
   const metadata: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: options.attributes ?? {} };
   await writeNodeMetadata(store, p, metadata, options.signal);
   return new ZarrGroup(store, p, metadata, options.registry ?? defaultRegistry, undefined);
-}
-
-/** An extension definition in options: a name, or `{name, configuration}`. */
-export type ExtensionLike = string | { name: string; configuration?: JsonObject; must_understand?: boolean };
-
-/** Options of `createArray`. */
-export interface CreateArrayOptions extends CreateNodeOptions, Partial<ArrayConfig> {
-  shape: readonly number[];
-  /** `"float32"`, `"string"`, `{name: "numpy.datetime64", configuration: {unit: "s", scale_factor: 1}}`, ... */
-  dataType: ExtensionLike;
-  /** Regular chunk shape (default: chosen from the array's size, about 1 MiB per chunk). */
-  chunkShape?: readonly number[];
-  /** Rectilinear grid: per dimension a chunk size or a list of chunk edge lengths. */
-  chunkShapes?: ReadonlyArray<number | readonly number[]>;
-  /** Any chunk grid as metadata (overrides `chunkShape`/`chunkShapes`). */
-  chunkGrid?: ExtensionLike;
-  /** Key encoding: `{name: "default", separator: "/"}` (default) or `{name: "v2", separator: "."}`. */
-  chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
-  /** Fill value, as a JavaScript value (`NaN`, `0n`, `"x"`) or its metadata form (`"NaN"`, `"0x7fc00001"`). Default: the type's zero. */
-  fillValue?: Scalar | JsonValue;
-  /** The codec chain (default: `bytes` (or `vlen-*` for variable-size types) then `zstd` when the registry has it). */
-  codecs?: readonly ExtensionLike[];
-  dimensionNames?: readonly (string | null)[];
 }
 
 function toExtension(e: ExtensionLike): ExtensionObject {
@@ -168,7 +141,9 @@ function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, regis
 /**
  * Creates an array at `path` (and explicit groups for missing ancestors). Every choice
  * made for the caller (chunk shape, codecs and their parameters) is written to the
- * metadata.
+ * metadata. With `zarrFormat: 2` the registry's Zarr v2 format (`v2Format` of
+ * @zarr/v2-compat) writes `.zarray` (numcodecs `compressor` and `filters` instead of
+ * `codecs`); without one registered that is an `UNSUPPORTED` error.
  *
  * @example
  * ```ts
@@ -177,12 +152,18 @@ function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, regis
  *   fillValue: NaN, dimensionNames: ["time", "lat", "lon"],
  *   codecs: [{ name: "bytes", configuration: { endian: "little" } }],
  * });
+ * const v2 = await createArray(store, "t2m_v2", {
+ *   zarrFormat: 2, shape: [365, 721, 1440], chunkShape: [1, 721, 1440], dataType: "float32",
+ *   compressor: { id: "zlib", level: 1 }, registry, // registry holds v2Format
+ * });
  * ```
  */
 export async function createArray(store: Store, path: string, options: CreateArrayOptions): Promise<ZarrArray> {
   requireWritable(store, `create array "${path}"`);
-  const p = normalizePath(path);
   const registry = options.registry ?? defaultRegistry;
+  const zarrFormat = requestedZarrFormat(options, path);
+  if (zarrFormat !== 3) return createArrayThroughFormat(store, path, zarrFormat, registry, options);
+  const p = normalizePath(path);
   const key = metadataKey(p);
   if (!Array.isArray(options.shape)) throw new ZarrError("INVALID_ARGUMENT", "shape must be an array of integers");
   const dtDef = toExtension(options.dataType);

@@ -2,20 +2,40 @@
  * @zarr/core: Zarr v3 groups and arrays — open, create, get, set, resize — with the
  * registry, data types, chunk grids, key encodings, the codec pipeline (built-in `bytes`
  * and `transpose`) and an in-memory store.
+ *
+ * Every registry holds every built-in extension, but this entry point exports only the
+ * common ones (`bool`, integer and `float32`/`float64` data types, the `regular` grid, the
+ * key encodings, `bytes`). The others (the remaining data types, the `rectilinear` grid,
+ * `transpose`) load on first use and are exported by `@zarr/core/extensions`, so a
+ * bundle that imports this entry point keeps them out of its first chunk.
  */
 export * from "./registry.js";
 export { MemoryStore } from "./memory-store.js";
-export { ZarrArray, ZarrGroup, resolveArray, type NodeOptions, type ArrayConfig, type NodeEntry, type ZarrNode, type ResolvedArray } from "./nodes.js";
+export { ZarrArray, ZarrGroup, resolveArray, type ZarrNode, type ResolvedArray } from "./nodes.js";
+export type {
+  NodeOptions,
+  ArrayConfig,
+  CreateNodeOptions,
+  CreateArrayOptions,
+  ExtensionLike,
+  V2CodecConfig,
+} from "./node-options.js";
+export type {
+  AnyFormatEntry,
+  FormatArray,
+  FormatCreateArrayOptions,
+  FormatCreateGroupOptions,
+  FormatEntry,
+  FormatGroup,
+  FormatNode,
+  FormatReadOptions,
+  FormatWriteOptions,
+  LazyFormatEntry,
+  NodeEntry,
+  NodeFormat,
+} from "./node-format.js";
 export { open, openArray, openGroup, exists, openEntry, type OpenOptions } from "./open.js";
-export {
-  create,
-  createArray,
-  createGroup,
-  guessChunkShape,
-  type CreateNodeOptions,
-  type CreateArrayOptions,
-  type ExtensionLike,
-} from "./create.js";
+export { create, createArray, createGroup, guessChunkShape } from "./create.js";
 export { children, listChildren, walkEntries, walk } from "./listing.js";
 export { deleteNode, setAttributes, updateAttributes, consolidateMetadata } from "./mutate.js";
 export { get, type ArrayData, type GetOptions } from "./read.js";
@@ -38,13 +58,25 @@ export { openStore, storeScheme } from "./open-store.js";
 export { toCanonicalJson, scalarToCanonicalJson } from "./canonical-json.js";
 export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
 export { normalizePath, validateNodeName } from "./paths.js";
-export { RegularChunkGrid, RectilinearChunkGrid, regularChunkGrid, rectilinearChunkGrid } from "./chunk-grids.js";
+export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
 export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
 export { bytesCodec } from "./codecs/bytes.js";
-export { transposeCodec } from "./codecs/transpose.js";
-export * from "./data-types/index.js";
-export { StructDataType, structDataType, type StructField } from "./data-types/struct.js";
-export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
-export { ObjectDataType, objectDataType } from "./data-types/object.js";
-export type { AnyFormatEntry, FormatEntry, FormatReadOptions, FormatWriteOptions, LazyFormatEntry, NodeFormat } from "./formats.js";
+export {
+  boolDataType,
+  int8DataType,
+  int16DataType,
+  int32DataType,
+  int64DataType,
+  uint8DataType,
+  uint16DataType,
+  uint32DataType,
+  uint64DataType,
+  float32DataType,
+  float64DataType,
+} from "./data-types/numeric.js";
+export { BoolDataType } from "./data-types/bool.js";
+export { BigIntDataType, SmallIntDataType } from "./data-types/integer.js";
+export { FloatDataType } from "./data-types/float.js";
+export { MACHINE_LITTLE_ENDIAN } from "./data-types/byte-order.js";
+export { float32BitsToNumber, numberToFloat32Bits } from "./data-types/float-bits.js";
 export * from "@zarr/spec";

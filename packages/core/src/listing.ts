@@ -5,7 +5,8 @@
 import { asZarrError, type GroupMetadata, isListable, type NodeMetadata, throwIfAborted, ZarrError } from "@zarr/spec";
 import { readFormatEntry } from "./formats.js";
 import { readNodeMetadata } from "./metadata-io.js";
-import { type NodeEntry, ZarrGroup, type ZarrNode } from "./nodes.js";
+import type { NodeEntry } from "./node-format.js";
+import { ZarrGroup, type ZarrNode } from "./nodes.js";
 import { consolidatedBelow, entryToNodeAt, hasKeysUnder, IMPLICIT_GROUP, type OpenOptions } from "./open.js";
 import { joinPath, nodePrefix } from "./paths.js";
 

@@ -18,8 +18,9 @@ import {
 import { invalidateChunkCaches } from "./chunk-cache.js";
 import { walkEntries } from "./listing.js";
 import { writeNodeMetadata } from "./metadata-io.js";
-import { type NodeOptions, ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
-import { openGroup } from "./open.js";
+import type { NodeOptions } from "./node-options.js";
+import { ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
+import { entryToNodeAt, openGroup } from "./open.js";
 import { metadataKey, nodePrefix, normalizePath } from "./paths.js";
 import { defaultRegistry } from "./registry.js";
 
@@ -135,7 +136,8 @@ export async function consolidateMetadata(
     if (group.format.consolidate === undefined) {
       throw new ZarrError("UNSUPPORTED", `Consolidating metadata of "${p || "/"}" (format ${group.format.name}) is not supported`);
     }
-    return group.format.consolidate(group, options);
+    const entry = await group.format.consolidate(group, options);
+    return (await entryToNodeAt(store, { ...entry, format: entry.format ?? group.format }, { registry })) as ZarrGroup;
   }
   // Walk the store itself, not older consolidated metadata.
   const fresh = new ZarrGroup(store, p, group.metadata, registry, undefined, group.implicit);

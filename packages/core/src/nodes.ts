@@ -17,56 +17,11 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
-import type { ChunkCache } from "./chunk-cache.js";
+import type { NodeFormat } from "./node-format.js";
+import type { ArrayConfig, NodeOptions } from "./node-options.js";
 import { metadataKey, nodePrefix } from "./paths.js";
 import { buildPipeline } from "./pipeline.js";
 import { defaultRegistry, type Registry } from "./registry.js";
-
-/** Options shared by functions that open or create nodes. */
-export interface NodeOptions {
-  /** Where codecs, data types, grids and key encodings are looked up (default: `defaultRegistry`). */
-  registry?: Registry;
-}
-
-/** Per-array behaviour that is not part of the metadata. */
-export interface ArrayConfig {
-  /** Write chunks whose elements all equal the fill value (default false: such chunks are deleted). */
-  writeEmptyChunks: boolean;
-  /** Decoded chunks every `get` of the array reuses (`createChunkCache`; default none). */
-  chunkCache?: ChunkCache;
-}
-
-/** Options of the write hooks. */
-export interface FormatWriteOptions {
-  signal?: AbortSignal;
-}
-
-/**
- * How nodes of a non-v3 format are laid out and written. One value per format, shared by
- * all its nodes; hooks that are absent make the corresponding write `UNSUPPORTED`.
- */
-export interface NodeFormat {
-  /** The format's name (`"zarr-v2"`, `"zarr-v3-draft"`). */
-  readonly name: string;
-  /** The Zarr format version nodes of this format report (`node.zarrFormat`). */
-  readonly zarrFormat: 2 | 3;
-  /** Whether arrays store chunks whose elements all equal the fill value unless told otherwise. */
-  readonly writeEmptyChunks?: boolean;
-  /** Store key of a node's metadata document (named in error messages). */
-  metadataKey(path: string, kind: "array" | "group"): string;
-  /** Key prefix of an array's chunks (default: the node's own prefix, `path/`). */
-  chunkPrefix?(path: string): string;
-  /** An array's chunk key encoding (default: resolved from its metadata through the registry). */
-  chunkKeyEncoding?(metadata: ArrayMetadata): ChunkKeyEncoding;
-  /** Lists a group's children when it has no consolidated metadata (default: the v3 listing). */
-  listChildren?(group: ZarrGroup, options: FormatWriteOptions): Promise<NodeEntry[]>;
-  /** Writes a node's attributes to this format's documents. */
-  writeAttributes?(node: ZarrNode, attributes: Attributes, options: FormatWriteOptions): Promise<void>;
-  /** Writes an array's metadata (after `resize`). */
-  writeArrayMetadata?(array: ZarrArray, metadata: ArrayMetadata, options: FormatWriteOptions): Promise<void>;
-  /** Consolidates the metadata of the hierarchy below `group` (what `consolidateMetadata` does for v3). */
-  consolidate?(group: ZarrGroup, options: FormatWriteOptions): Promise<ZarrGroup>;
-}
 
 /** A group node. */
 export class ZarrGroup {
@@ -125,22 +80,23 @@ export interface ResolvedArray {
 /** An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs. */
 export class ZarrArray {
   readonly kind = "array" as const;
-  readonly store: Store;
-  readonly path: string;
-  readonly metadata: ArrayMetadata;
-  readonly registry: Registry;
-  readonly dataType: DataType;
-  readonly fillValue: Scalar;
-  readonly chunkGrid: ChunkGrid;
-  readonly chunkKeyEncoding: ChunkKeyEncoding;
-  readonly codecs: CodecPipeline;
-  readonly config: ArrayConfig;
-  readonly zarrFormat: 2 | 3;
+  // Assigned by the constructor (`declare`: no separate field definitions in the output).
+  declare readonly store: Store;
+  declare readonly path: string;
+  declare readonly metadata: ArrayMetadata;
+  declare readonly registry: Registry;
+  declare readonly dataType: DataType;
+  declare readonly fillValue: Scalar;
+  declare readonly chunkGrid: ChunkGrid;
+  declare readonly chunkKeyEncoding: ChunkKeyEncoding;
+  declare readonly codecs: CodecPipeline;
+  declare readonly config: ArrayConfig;
+  declare readonly zarrFormat: 2 | 3;
   /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
-  readonly format?: NodeFormat;
-  readonly shape: readonly number[];
+  declare readonly format?: NodeFormat;
+  declare readonly shape: readonly number[];
   /** Key prefix of the chunks. */
-  private readonly prefix: string;
+  private declare readonly prefix: string;
 
   /** Builds the node from resolved parts (normally through `resolveArray` or `open`). */
   constructor(resolved: ResolvedArray) {
@@ -192,20 +148,6 @@ export class ZarrArray {
 
 /** A node: an array or a group. */
 export type ZarrNode = ZarrArray | ZarrGroup;
-
-/** A node found while listing: its path and metadata, codecs not resolved. */
-export interface NodeEntry {
-  path: string;
-  name: string;
-  kind: "array" | "group";
-  metadata: NodeMetadata;
-  /** A group without a `zarr.json` that exists because it has children. */
-  implicit: boolean;
-  /** Consolidated metadata of the descendants, when the listing came from it. */
-  consolidated?: ReadonlyMap<string, NodeMetadata>;
-  /** The storage format the node was read from, when it is not Zarr v3 (see `NodeFormat`). */
-  format?: NodeFormat;
-}
 
 /** Re-throws a key-less MetadataError with the document's key. */
 export function withMetadataKey<T>(key: string, fn: () => T): T {

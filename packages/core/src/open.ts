@@ -12,9 +12,11 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
-import { type NodeFormat, readFormatEntry } from "./formats.js";
+import { readFormatEntry } from "./formats.js";
 import { readNodeMetadata } from "./metadata-io.js";
-import { type ArrayConfig, type NodeEntry, type NodeOptions, resolveArray, type ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
+import type { NodeEntry, NodeFormat } from "./node-format.js";
+import type { ArrayConfig, NodeOptions } from "./node-options.js";
+import { resolveArray, type ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
 import { joinPath, metadataKey, nodePrefix, normalizePath } from "./paths.js";
 import { defaultRegistry, type Registry } from "./registry.js";
 

@@ -19,12 +19,8 @@ import {
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
 import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
-import { bytesCodec } from "./codecs/bytes.js";
-import { transposeCodec } from "./codecs/transpose.js";
-import { builtinDataTypes } from "./data-types/index.js";
-import { nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
-import { objectDataType } from "./data-types/object.js";
-import { structDataType } from "./data-types/struct.js";
+import { builtinCodecs } from "./codecs/builtin.js";
+import { coreDataTypeEntries } from "./data-types/builtin.js";
 
 type EntryType = ExtensionEntry["type"];
 type EntryOf<T extends EntryType> = Extract<ExtensionEntry, { type: T }>;
@@ -92,9 +88,10 @@ export interface LookupSite {
  */
 export class Registry {
   private readonly byName = new Map<string, RegistryEntry | RegistrableFormatEntry>();
-  private readonly matchers: DataTypeEntry[] = [];
-  private readonly loaded = new Map<RegistryEntry, Promise<ExtensionEntry>>();
-  private readonly formatLoads = new Map<RegistrableFormatEntry, Promise<LoadedFormatEntry>>();
+  /** Data type entries (eager or lazy) that claim parametrised names (`r16`). */
+  private readonly matchers: (DataTypeEntry | LazyEntry)[] = [];
+  /** Lazy entries being loaded or loaded. */
+  private readonly loaded = new Map<LazyEntry | LazyLoadedFormatEntry, Promise<ExtensionEntry | LoadedFormatEntry>>();
   /** What this registry was made with (kept by `extend`). */
   readonly options: Readonly<RegistryOptions>;
 
@@ -116,7 +113,7 @@ export class Registry {
       const aliases = "aliases" in entry ? (entry.aliases ?? []) : [];
       const names = entry.type === "store" && !("lazy" in entry) ? (entry as StoreEntry).schemes : [entry.name, ...aliases];
       for (const name of names) this.byName.set(`${entry.type}:${name}`, entry);
-      if (entry.type === "data_type" && !("lazy" in entry) && typeof entry.matches === "function") {
+      if (entry.type === "data_type" && typeof entry.matches === "function") {
         this.matchers.push(entry);
       }
     }
@@ -143,24 +140,7 @@ export class Registry {
   async formats(): Promise<LoadedFormatEntry[]> {
     const out: LoadedFormatEntry[] = [];
     for (const entry of this.byName.values()) {
-      if (entry.type !== "format") continue;
-      if (!("lazy" in entry)) {
-        out.push(entry);
-        continue;
-      }
-      let pending = this.formatLoads.get(entry);
-      if (pending === undefined) {
-        pending = entry.load().catch((error: unknown) => {
-          this.formatLoads.delete(entry);
-          throw new ZarrError(
-            "UNSUPPORTED",
-            `Could not load format "${entry.name}"${entry.package ? ` from ${entry.package}` : ""}: ${(error as Error)?.message ?? error}`,
-            { cause: error },
-          );
-        });
-        this.formatLoads.set(entry, pending);
-      }
-      out.push(await pending);
+      if (entry.type === "format") out.push("lazy" in entry ? ((await this.load(entry, "format", entry.name)) as LoadedFormatEntry) : entry);
     }
     return out;
   }
@@ -200,37 +180,37 @@ export class Registry {
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
     if (entry === undefined) throw unknownEntry(type, name, site, this.options.providerOf);
     if (!("lazy" in entry)) return entry as EntryOf<T>;
-    let pending = this.loaded.get(entry);
+    return (await this.load(entry as LazyEntry, KIND_LABEL[type].toLowerCase(), name)) as EntryOf<T>;
+  }
+
+  /** Loads a lazy entry once (a failed load is retried next time); `what` and `name` go into the error. */
+  private load(lazy: LazyEntry | LazyLoadedFormatEntry, what: string, name: string): Promise<ExtensionEntry | LoadedFormatEntry> {
+    let pending = this.loaded.get(lazy);
     if (pending === undefined) {
-      const lazy = entry as LazyEntry;
-      pending = lazy.load().then(
+      pending = (lazy.load() as Promise<ExtensionEntry | LoadedFormatEntry>).then(
         (loaded) => {
           if (loaded.type !== lazy.type) {
-            throw new ZarrError(
-              "UNSUPPORTED",
-              `Lazy ${lazy.type} entry "${lazy.name}" loaded a ${loaded.type} entry named "${loaded.name}"`,
-            );
+            throw new ZarrError("UNSUPPORTED", `Lazy ${lazy.type} entry "${lazy.name}" loaded a ${loaded.type} entry named "${loaded.name}"`);
           }
           return loaded;
         },
         (error: unknown) => {
-          this.loaded.delete(entry as RegistryEntry);
+          this.loaded.delete(lazy);
           throw new ZarrError(
             "UNSUPPORTED",
-            `Could not load ${KIND_LABEL[type].toLowerCase()} "${name}"${lazy.package ? ` from ${lazy.package}` : ""}: ${(error as Error)?.message ?? error}`,
+            `Could not load ${what} "${name}"${lazy.package ? ` from ${lazy.package}` : ""}: ${(error as Error)?.message ?? error}`,
             { cause: error },
           );
         },
       );
-      this.loaded.set(entry, pending);
+      this.loaded.set(lazy, pending);
     }
-    return (await pending) as EntryOf<T>;
+    return pending;
   }
 }
 
-/** How to get a missing codec or store adapter when no provider table says which package has it. */
-const INSTALL_HINT =
-  " Install the package that provides it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all, which registers every @zarr codec and store.";
+/** How to add a missing entry. */
+const ADD_IT = "add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all";
 
 function unknownEntry(
   type: EntryType,
@@ -247,9 +227,10 @@ function unknownEntry(
   const provider = providerOf?.(type, name);
   const hint =
     provider !== undefined
-      ? ` It is provided by ${provider}: install it and add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all.`
+      ? ` It is provided by ${provider}: install it and ${ADD_IT}.`
       : providerOf === undefined && (type === "codec" || type === "store")
-        ? INSTALL_HINT
+        ? // How to get a missing codec or store adapter when no provider table says which package has it.
+          ` Install the package that provides it and ${ADD_IT}, which registers every @zarr codec and store.`
         : " No installed package provides it; a third-party package may (add its entry to the registry).";
   return new ZarrError(
     type === "codec" ? "CODEC_UNKNOWN" : "UNSUPPORTED",
@@ -261,17 +242,15 @@ function unknownEntry(
 /**
  * The entries every registry starts with: core data types (plus `struct`,
  * `null_terminated_bytes` and `object` for what Zarr v2 holds), grids, key encodings,
- * `bytes` and `transpose`.
+ * `bytes` and `transpose`. Rarely used ones are lazy entries (their code loads the first
+ * time an array needs it): every data type but `bool`, the integers, `float32` and
+ * `float64`, the `rectilinear` grid and `transpose`.
  */
 export const builtinEntries: readonly RegistryEntry[] = [
-  ...builtinDataTypes,
-  structDataType,
-  nullTerminatedBytesDataType,
-  objectDataType,
+  ...coreDataTypeEntries,
   ...builtinChunkGrids,
   ...builtinChunkKeyEncodings,
-  bytesCodec,
-  transposeCodec,
+  ...builtinCodecs,
 ];
 
 /**

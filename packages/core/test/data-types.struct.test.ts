@@ -5,17 +5,14 @@ import {
   createArray,
   get,
   MemoryStore,
-  nullTerminatedBytesDataType,
-  objectDataType,
   type Scalar,
   scalarToCanonicalJson,
   set,
-  structDataType,
-  type StructDataType,
   type StructValue,
   toCanonicalJson,
   ZarrError,
 } from "../src/index.js";
+import { nullTerminatedBytesDataType, objectDataType, structDataType, type StructDataType } from "../src/extensions.js";
 
 const struct = (fields: unknown[], name = "struct") =>
   structDataType.fromConfig(name, { fields } as never, ["data_type"]) as StructDataType;

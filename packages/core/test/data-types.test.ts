@@ -13,6 +13,8 @@ import {
   builtinDataTypes,
   decodeBase64,
   encodeBase64,
+  Float16DataType,
+  FloatDataType,
   float16BitsToNumber,
   float32BitsToNumber,
   NAT,
@@ -564,6 +566,17 @@ describe("float bit helpers", () => {
     expect(numberToFloat16Bits(Number.NaN)).toBe(0x7e00);
     expect(numberToFloat16Bits(1 + 2 ** -11)).toBe(0x3c00); // tie, even stays
     expect(numberToFloat16Bits(1 + 3 * 2 ** -11)).toBe(0x3c02); // tie, odd rounds up
+  });
+
+  it("float16 is Float16DataType; FloatDataType itself takes 32 or 64 bits", () => {
+    const half = dt("float16");
+    expect(half).toBeInstanceOf(Float16DataType);
+    expect(half).toBeInstanceOf(FloatDataType);
+    expect(half.bytesAreMemory).toBe(false);
+    expect(Array.from(half.fromBytes?.(new Uint8Array([0x00, 0x3c, 0xff, 0x7b]), 2, true) as Float32Array)).toEqual([1, 65504]);
+    expect(half.coerce(65519)).toBe(65504);
+    expect(dt("float32").bytesAreMemory).toBe(true);
+    expect(() => new FloatDataType("float16", 16)).toThrow(/Float16DataType/);
   });
 
   it("float32 bits helpers keep NaN payloads", () => {

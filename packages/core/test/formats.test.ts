@@ -9,6 +9,7 @@ import {
   children,
   consolidateMetadata,
   createArray,
+  createGroup,
   createRegistry,
   type FormatEntry,
   get,
@@ -85,7 +86,7 @@ function toyFormat(log: ToyLog, hooks = true): NodeFormat {
     },
     consolidate: async (group) => {
       log.consolidated.push(group.path);
-      return group;
+      return { ...((await readToy(group.store, group.path, format)) as NodeEntry), consolidated: new Map() };
     },
   };
 }
@@ -235,6 +236,9 @@ describe("format entries", () => {
     expect(store.keys().some((k) => k.endsWith("zarr.json"))).toBe(false);
     const c = await consolidateMetadata(store, "", { registry });
     expect(c).toBeInstanceOf(ZarrGroup);
+    expect(c.format?.name).toBe("toy");
+    expect(c.attributes).toEqual({ root: true });
+    expect(c.consolidated).toEqual(new Map());
     expect(log.consolidated).toEqual([""]);
   });
 
@@ -246,5 +250,92 @@ describe("format entries", () => {
     await expect(resize(x, [1, 1])).rejects.toMatchObject({ code: "UNSUPPORTED" });
     expect(store.map.has("toydata/x/k1_1")).toBe(true); // refused before anything was deleted
     await expect(consolidateMetadata(store, "", { registry })).rejects.toMatchObject({ code: "UNSUPPORTED" });
+  });
+});
+
+describe("creating nodes through a format (zarrFormat: 2)", () => {
+  /** The toy format, also writing: `createGroup`/`createArray` with zarrFormat 2 land here. */
+  function writingToy(format: NodeFormat, calls: Array<{ path: string; options: Record<string, unknown> }>): FormatEntry {
+    return {
+      ...toyEntry(format),
+      zarrFormat: 2,
+      createGroup: async (store, path, options) => {
+        calls.push({ path, options: { ...options } });
+        await store.set?.(docKey(path), enc.encode(JSON.stringify({ kind: "group", attrs: options.attributes ?? {} })));
+        return (await readToy(store, path, format)) as NodeEntry;
+      },
+      createArray: async (store, path, options) => {
+        calls.push({ path, options: { ...options } });
+        await store.set?.(docKey(path), enc.encode(JSON.stringify({ kind: "array", shape: options.shape, attrs: options.attributes ?? {} })));
+        return (await readToy(store, path, format)) as NodeEntry;
+      },
+    };
+  }
+
+  it("hand over to the registry's format of that version, and open what it wrote", async () => {
+    const format = toyFormat(newLog());
+    const calls: Array<{ path: string; options: Record<string, unknown> }> = [];
+    const registry = createRegistry([writingToy(format, calls)]);
+    const store = new MemoryStore();
+    const g = await createGroup(store, "g", { zarrFormat: 2, attributes: { t: 1 }, registry });
+    expect(g).toBeInstanceOf(ZarrGroup);
+    expect(g.format).toBe(format);
+    expect(g.zarrFormat).toBe(2);
+    expect(g.attributes).toEqual({ t: 1 });
+    const x = await createArray(store, "g/x", { zarrFormat: 2, shape: [3, 3], dataType: "uint8", compressor: null, registry, writeEmptyChunks: false });
+    expect(x.format).toBe(format);
+    expect(x.zarrFormat).toBe(2);
+    expect(x.config.writeEmptyChunks).toBe(false); // the caller's choice over the format's default
+    expect(calls.map((c) => c.path)).toEqual(["g", "g/x"]);
+    expect(calls[1].options).toEqual({ shape: [3, 3], dataType: "uint8", compressor: null, registry });
+    await set(x, [0, 0], 1);
+    expect(Array.from((await get(await openArray(store, "g/x", { registry }))).data as Uint8Array)).toEqual([1, 7, 7, 7, 7, 7, 7, 7, 7]);
+    // zarrFormat 3 (the default) never asks the format.
+    await createArray(store, "v3", { shape: [1], dataType: "int8", registry });
+    expect(calls).toHaveLength(2);
+    expect(store.map.has("v3/zarr.json")).toBe(true);
+  });
+
+  it("are UNSUPPORTED, naming the node and @zarr/v2-compat, when no registered format writes that version", async () => {
+    const store = new MemoryStore();
+    const readOnly = createRegistry([toyEntry(toyFormat(newLog()))]); // reads v2-like nodes, writes none
+    for (const registry of [createRegistry(), readOnly]) {
+      await expect(createArray(store, "a/b", { zarrFormat: 2, shape: [1], dataType: "int8", registry })).rejects.toMatchObject({
+        code: "UNSUPPORTED",
+        message: expect.stringMatching(/Zarr v2 array "a\/b".*v2Format from @zarr\/v2-compat/),
+      });
+      await expect(createGroup(store, "", { zarrFormat: 2, registry })).rejects.toMatchObject({
+        code: "UNSUPPORTED",
+        message: expect.stringContaining('Zarr v2 group "/"'),
+      });
+    }
+    expect(store.map.size).toBe(0);
+  });
+
+  it("check the options against the version before writing anything", async () => {
+    const calls: Array<{ path: string; options: Record<string, unknown> }> = [];
+    const registry = createRegistry([writingToy(toyFormat(newLog()), calls)]);
+    const store = new MemoryStore();
+    const base = { shape: [2], dataType: "int8", registry } as const;
+    await expect(createArray(store, "a", { ...base, zarrFormat: 2, codecs: ["bytes"] })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("codecs is a Zarr v3 option"),
+    });
+    await expect(createArray(store, "a", { ...base, zarrFormat: 2, chunkShapes: [[1, 1]] })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(createArray(store, "a", { ...base, zarrFormat: 2, chunkKeyEncoding: { name: "default" } })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining('"v2" chunk key encoding'),
+    });
+    await expect(createArray(store, "a", { ...base, compressor: { id: "zlib" } })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("compressor is a Zarr v2 option"),
+    });
+    await expect(createArray(store, "a", { ...base, order: "F" })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(createGroup(store, "g", { zarrFormat: 4 as 3, registry })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("zarrFormat must be 2 or 3"),
+    });
+    expect(calls).toEqual([]);
+    expect(store.map.size).toBe(0);
   });
 });

@@ -11,4 +11,5 @@ it("the README examples run", () => {
   expect(outputs[2]).toContain('CODEC_UNKNOWN Codec "blosc" (at $.codecs[1] in "t/zarr.json") is not registered. Install the package');
   expect(outputs[2]).toContain("It is provided by @zarr/codec-blosc: install it");
   expect(outputs[3]).toContain("Infinity");
+  expect(outputs[5]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
 });

@@ -106,4 +106,41 @@ describe("registry", () => {
     await store.set("x/zarr.json", new TextEncoder().encode(JSON.stringify(doc)));
     expect(Array.from((await get(await openArray(store, "x"))).data as Uint8Array)).toEqual([5, 6]);
   });
+
+  it("holds the rarely used built-ins as lazy entries that load on first use, r<N> claimed without loading", async () => {
+    const registry = createRegistry();
+    const entry = (type: string, name: string) =>
+      registry.list().find((e) => e.type === type && e.name === name) as { lazy?: true; package?: string } | undefined;
+    for (const [type, name] of [
+      ["data_type", "float16"],
+      ["data_type", "string"],
+      ["data_type", "r*"],
+      ["data_type", "numpy.datetime64"],
+      ["data_type", "struct"],
+      ["data_type", "object"],
+      ["chunk_grid", "rectilinear"],
+      ["codec", "transpose"],
+    ]) {
+      expect(entry(type, name), `${type} ${name}`).toMatchObject({ lazy: true, package: "@zarr/core" });
+    }
+    for (const [type, name] of [
+      ["data_type", "float32"],
+      ["data_type", "uint64"],
+      ["chunk_grid", "regular"],
+      ["codec", "bytes"],
+    ]) {
+      expect(entry(type, name)?.lazy, `${type} ${name}`).toBeUndefined();
+    }
+    expect(registry.has("data_type", "r16")).toBe(true);
+    expect(registry.has("data_type", "datetime64")).toBe(true); // an alias of a lazy entry
+    expect(registry.has("data_type", "r")).toBe(false);
+    const r24 = await registry.dataType("r24");
+    expect(r24.fromConfig("r24", {}, ["data_type"]).byteSize).toBe(3);
+    expect((await registry.dataType("variable_length_bytes")).name).toBe("bytes");
+    await expect(registry.dataType("r12").then((e) => e.fromConfig("r12", {}, ["data_type"]))).rejects.toMatchObject({ code: "METADATA_INVALID" });
+    const store = new MemoryStore();
+    const t = await createArray(store, "t", { shape: [2, 3], dataType: "float16", codecs: [{ name: "transpose", configuration: { order: [1, 0] } }, "bytes"], registry });
+    await set(t, null, Float32Array.from([1, 2, 3, 4, 5, 6]));
+    expect(Array.from((await get(await openArray(store, "t", { registry }))).data as Float32Array)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
 });

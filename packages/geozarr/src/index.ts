@@ -143,7 +143,6 @@ export {
   type PyramidProgress,
   type PyramidResult,
   type PyramidWriter,
-  type V2WriterApi,
   v2Writer,
   v3Writer,
 } from "./pyramid.js";

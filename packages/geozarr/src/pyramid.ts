@@ -15,6 +15,7 @@ import {
   set,
   slice,
   writeNodeMetadata,
+  type V2CodecConfig,
   type ZarrArray,
 } from "@zarr/core";
 import {
@@ -177,63 +178,45 @@ export function v3Writer(registry?: Registry): PyramidWriter {
   };
 }
 
-/** The functions of `@zarr/v2-compat` that {@link v2Writer} uses (passed in, so this package does not depend on it). */
-export interface V2WriterApi {
-  createGroupV2(store: Store, path: string, options: { attributes?: JsonObject; overwrite?: boolean; registry?: Registry }): Promise<unknown>;
-  createArrayV2(
-    store: Store,
-    path: string,
-    options: {
-      shape: readonly number[];
-      chunks?: readonly number[];
-      dataType?: ExtensionLike;
-      fillValue?: JsonValue;
-      dimensionNames?: readonly string[];
-      attributes?: JsonObject;
-      compressor?: { id: string; [key: string]: JsonValue } | null;
-      dimensionSeparator?: "." | "/";
-      overwrite?: boolean;
-      registry?: Registry;
-    },
-  ): Promise<ZarrArray>;
-  consolidateMetadataV2?(store: Store, path?: string, options?: { registry?: Registry }): Promise<unknown>;
-}
-
 /**
- * Writes Zarr v2 through `@zarr/v2-compat` (for tools that read only v2, such as GDAL
- * 3.6): dimension names become `_ARRAY_DIMENSIONS`, each chunk gets `compressor`
- * (numcodecs config; default zlib level 1, which every v2 reader has). No sharding.
+ * Writes Zarr v2 through @zarr/core's `createArray`/`createGroup` with `zarrFormat: 2`
+ * (for tools that read only v2, such as GDAL 3.6): the registry must hold the Zarr v2
+ * format (`v2Format` of @zarr/v2-compat, or @zarr/all's registry), else the first write
+ * is an `UNSUPPORTED` error. Dimension names become `_ARRAY_DIMENSIONS`, each chunk gets
+ * `compressor` (numcodecs config; default zlib level 1, which every v2 reader has). No
+ * sharding.
  *
  * @example
  * ```ts
- * import * as v2 from "@zarr/v2-compat";
- * await buildPyramid(src, dst, { writer: v2Writer(v2), gdalCrs: true });
+ * const registry = createRegistry([zlib, v2Format]);
+ * await buildPyramid(src, dst, { writer: v2Writer({ registry }), registry, gdalCrs: true });
  * ```
  */
-export function v2Writer(api: V2WriterApi, options: { registry?: Registry; compressor?: { id: string; [key: string]: JsonValue } | null } = {}): PyramidWriter {
+export function v2Writer(options: { registry?: Registry; compressor?: V2CodecConfig | null } = {}): PyramidWriter {
   const registry = options.registry;
   return {
     format: 2,
     async createGroup(store, path, attributes) {
-      await api.createGroupV2(store, path, { attributes, overwrite: true, registry });
+      await createGroup(store, path, { zarrFormat: 2, attributes, overwrite: true, registry });
     },
     async createArray(store, path, spec) {
       if (spec.innerChunkShape !== undefined) throw new ZarrError("UNSUPPORTED", "Zarr v2 has no sharding: leave shardShape out for v2 output");
-      return api.createArrayV2(store, path, {
+      return createArray(store, path, {
+        zarrFormat: 2,
         shape: spec.shape,
-        chunks: spec.chunkShape,
+        chunkShape: spec.chunkShape,
         dataType: spec.dataType as ExtensionLike,
         fillValue: spec.fillValue,
         dimensionNames: spec.dimensionNames,
         attributes: spec.attributes,
         compressor: options.compressor === undefined ? { id: "zlib", level: 1 } : options.compressor,
-        dimensionSeparator: "/",
+        chunkKeyEncoding: { name: "v2", separator: "/" },
         overwrite: true,
         registry,
       });
     },
     async consolidate(store, path) {
-      await api.consolidateMetadataV2?.(store, path, { registry });
+      await consolidateMetadata(store, path, { registry });
     },
   };
 }

@@ -48,7 +48,7 @@ describe("GDAL reads the pyramid levels", () => {
     dirs.push(dir);
     const registry = createRegistry([gzip, zlib, v2.v2Format]);
     const dst = new FileSystemStore(dir);
-    const result = await buildPyramid(src, dst, { writer: v2Writer(v2, { registry }), gdalCrs: true, minSize: 10, chunkShape: [16, 16], registry });
+    const result = await buildPyramid(src, dst, { writer: v2Writer({ registry }), gdalCrs: true, minSize: 10, chunkShape: [16, 16], registry });
     expect(result.format).toBe(2);
     expect(result.levels.map((l) => l.shape)).toEqual([[45, 70], [23, 35], [12, 18]]);
     // Our own reader sees a valid v2 Multiscale Dataset.

@@ -264,7 +264,7 @@ describe("pure JS (no GDAL)", () => {
     } as never);
     const registry = createRegistry([gzip, zlib, v2.v2Format]);
     const store = new MemoryStore();
-    const result = await importGeoTiff(tiff, store, "", { writer: v2Writer(v2, { registry }), registry, bandNames: ["a", "b", "c"] });
+    const result = await importGeoTiff(tiff, store, "", { writer: v2Writer({ registry }), registry, bandNames: ["a", "b", "c"] });
     expect(result.format).toBe(2);
     expect(result.transform).toEqual([0.5, 0, 100, 0, -0.25, 40]);
     expect(Number.isNaN(result.nodata)).toBe(true);
@@ -287,7 +287,7 @@ describe("pure JS (no GDAL)", () => {
     const data = pattern(W * H, (i) => (i * 13) % 1000, Uint16Array);
     const tiff = jsTiff(data, W, H, { ProjectedCSTypeGeoKey: 32633, GTModelTypeGeoKey: 1 });
     const registry = createRegistry([gzip, zlib, v2.v2Format]);
-    const writer = format === 2 ? v2Writer(v2, { registry }) : undefined;
+    const writer = format === 2 ? v2Writer({ registry }) : undefined;
     const common = { registry, chunkShape: [16, 16] as [number, number], ...(writer === undefined ? {} : { writer }) };
     const inPlace = new CountingStore(new MemoryStore());
     await importGeoTiff(tiff, inPlace, "p", { ...common, pyramid: { minSize: 10, gdalCrs: true } });
@@ -319,7 +319,7 @@ describe("pure JS (no GDAL)", () => {
     const tiff = jsTiff(data, W, H, { ProjectedCSTypeGeoKey: 32633, GTModelTypeGeoKey: 1 });
     const registry = createRegistry([gzip, zlib, v2.v2Format]);
     const store = new MemoryStore();
-    const result = await importGeoTiff(tiff, store, "p", { writer: v2Writer(v2, { registry }), registry, pyramid: { minSize: 10, factors: 2 }, chunkShape: [16, 16] });
+    const result = await importGeoTiff(tiff, store, "p", { writer: v2Writer({ registry }), registry, pyramid: { minSize: 10, factors: 2 }, chunkShape: [16, 16] });
     expect(result.pyramid?.levels.length).toBe(3);
     expect(await store.get("p/zarr.json")).toBeUndefined();
     const h = await loadHierarchy(store, { registry });

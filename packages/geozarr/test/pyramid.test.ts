@@ -1,7 +1,9 @@
 import { crc32cCodec } from "@zarr/codec-crc32c";
+import { zlib } from "@zarr/codec-gzip";
 import { shardingIndexed } from "@zarr/codec-sharding";
 import { createArray, createRegistry, MemoryStore, openArray, readNodeMetadata, set } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
+import { v2Format } from "@zarr/v2-compat";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,6 +15,7 @@ import {
   type Plane,
   reducePlane,
   type ResamplingMethod,
+  v2Writer,
   validate,
 } from "../src/index.js";
 import { dataset, python, values } from "./helpers.js";
@@ -437,5 +440,42 @@ describe("sourceIsLevelZero", () => {
     await expect(buildPyramid(moved, new MemoryStore(), { sourcePath: "p/0", targetPath: "p", sourceIsLevelZero: true, chunkShape: [16, 16] })).rejects.toMatchObject({
       code: "INVALID_ARGUMENT",
     });
+  });
+
+  it("writes Zarr v2 through core's createArray/createGroup with zarrFormat 2 (v2Writer), the same values as Zarr v3", async () => {
+    const d = testData();
+    const src = await dataset({ f: { data: d.f, dataType: "float32" }, u: { data: d.u, dataType: "uint16" } }, { shape: [H, W], transform: [30, 0, 300000, 0, -30, 4500000] });
+    const registry = createRegistry([zlib, v2Format]);
+    const v2Store = new MemoryStore();
+    const v3Store = new MemoryStore();
+    const options = { factors: 2, minSize: 15, chunkShape: [16, 16] as [number, number], registry };
+    const r2 = await buildPyramid(src, v2Store, { ...options, writer: v2Writer({ registry }) });
+    await buildPyramid(src, v3Store, options);
+    expect(r2.format).toBe(2);
+    expect(r2.levels.map((l) => l.asset)).toEqual(["0", "1", "2"]);
+    const keys = [...v2Store.map.keys()];
+    expect(keys.filter((k) => k.endsWith("zarr.json"))).toEqual([]);
+    expect(keys).toEqual(expect.arrayContaining([".zgroup", ".zattrs", ".zmetadata", "1/.zgroup", "1/f/.zarray", "1/f/.zattrs"]));
+    const zarray = JSON.parse(new TextDecoder().decode(v2Store.map.get("1/u/.zarray")));
+    expect(zarray).toMatchObject({ zarr_format: 2, dtype: "<u2", chunks: [16, 16], compressor: { id: "zlib", level: 1 }, dimension_separator: "/" });
+    for (const level of ["0", "1", "2"]) {
+      for (const v of ["f", "u"]) {
+        const a2 = await openArray(v2Store, `${level}/${v}`, { registry });
+        expect(a2.zarrFormat).toBe(2);
+        expect(await values(v2Store, `${level}/${v}`, registry), `${level}/${v}`).toEqual(await values(v3Store, `${level}/${v}`, registry));
+      }
+    }
+    const report = await validate(v2Store, { registry });
+    expect(report.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("refuses v2 output with a registry that lacks the Zarr v2 format, naming @zarr/v2-compat", async () => {
+    const src = await dataset({ f: { data: new Float32Array(40 * 40), dataType: "float32" } }, { shape: [40, 40] });
+    const dst = new MemoryStore();
+    await expect(buildPyramid(src, dst, { writer: v2Writer({ registry: createRegistry([zlib]) }), minSize: 10 })).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+      message: expect.stringContaining("v2Format from @zarr/v2-compat"),
+    });
+    expect(dst.map.size).toBe(0);
   });
 });

@@ -22,7 +22,7 @@ const LONG_INTEGER = /[-\d]\d{15,}/;
 
 /**
  * Parses JSON text, keeping integers beyond ±(2^53−1) exact as `bigint`.
- * Throws a `MetadataError` naming `key` and the position when the text is not JSON.
+ * Throws a `MetadataError` naming `key` and the problem when the text is not JSON.
  *
  * @example
  * ```ts
@@ -30,14 +30,14 @@ const LONG_INTEGER = /[-\d]\d{15,}/;
  * ```
  */
 export function parseJson(text: string, key?: string): JsonValue {
-  if (!LONG_INTEGER.test(text)) {
-    try {
-      return JSON.parse(text) as JsonValue;
-    } catch (error) {
-      throw new MetadataError([], `not valid JSON (${(error as Error).message})`, { key, cause: error });
-    }
+  let value: JsonValue;
+  try {
+    // JSON.parse validates; the exact pass below then reads text known to be JSON.
+    value = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new MetadataError([], `not valid JSON (${(error as Error).message})`, { key, cause: error });
   }
-  return new ExactJsonParser(text, key).parseDocument();
+  return LONG_INTEGER.test(text) ? parseExact(text) : value;
 }
 
 /** Decodes UTF-8 bytes and parses them with {@link parseJson}. */
@@ -51,138 +51,52 @@ export function parseJsonBytes(bytes: Uint8Array, key?: string): JsonValue {
   return parseJson(text, key);
 }
 
-class ExactJsonParser {
-  private pos = 0;
-  constructor(
-    private readonly text: string,
-    private readonly key: string | undefined,
-  ) {}
+/** The tokens of JSON text that matter once it is known to be valid (`:` and `,` are implied). */
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null|[{}[\]]/g;
 
-  parseDocument(): JsonValue {
-    this.skipWhitespace();
-    const value = this.parseValue(0);
-    this.skipWhitespace();
-    if (this.pos !== this.text.length) this.fail("unexpected text after the JSON value");
-    return value;
-  }
+/** An object or array being filled, and for an object the key whose value comes next. */
+interface Open {
+  value: JsonObject | JsonValue[];
+  key?: string;
+}
 
-  private fail(message: string): never {
-    throw new MetadataError([], `not valid JSON (${message} at position ${this.pos})`, { key: this.key });
-  }
-
-  private skipWhitespace(): void {
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.pos++;
-      else break;
+/**
+ * Parses valid JSON text (what JSON.parse accepted) keeping unsafe integers as `bigint`:
+ * a token scan with a stack of open containers, no recursion.
+ */
+function parseExact(text: string): JsonValue {
+  const stack: Open[] = [];
+  let result: JsonValue = null;
+  for (const [token] of text.matchAll(TOKEN)) {
+    const c = token[0];
+    let value: JsonValue;
+    if (c === "{" || c === "[") {
+      stack.push({ value: c === "{" ? {} : [] });
+      continue;
     }
-  }
-
-  private parseValue(depth: number): JsonValue {
-    if (depth > 512) this.fail("nesting too deep");
-    const c = this.text[this.pos];
-    if (c === "{") return this.parseObject(depth);
-    if (c === "[") return this.parseArray(depth);
-    if (c === '"') return this.parseString();
-    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.parseNumber();
-    if (this.text.startsWith("true", this.pos)) {
-      this.pos += 4;
-      return true;
-    }
-    if (this.text.startsWith("false", this.pos)) {
-      this.pos += 5;
-      return false;
-    }
-    if (this.text.startsWith("null", this.pos)) {
-      this.pos += 4;
-      return null;
-    }
-    return this.fail(c === undefined ? "unexpected end of text" : `unexpected character ${JSON.stringify(c)}`);
-  }
-
-  private parseObject(depth: number): JsonObject {
-    const out: JsonObject = {};
-    this.pos++;
-    this.skipWhitespace();
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.skipWhitespace();
-      if (this.text[this.pos] !== '"') this.fail("expected a string key");
-      const k = this.parseString();
-      this.skipWhitespace();
-      if (this.text[this.pos] !== ":") this.fail('expected ":"');
-      this.pos++;
-      this.skipWhitespace();
-      const v = this.parseValue(depth + 1);
-      // defineProperty keeps a "__proto__" key as data instead of changing the prototype.
-      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-      this.skipWhitespace();
-      const sep = this.text[this.pos];
-      this.pos++;
-      if (sep === "}") return out;
-      if (sep !== ",") this.fail('expected "," or "}"');
-    }
-  }
-
-  private parseArray(depth: number): JsonValue[] {
-    const out: JsonValue[] = [];
-    this.pos++;
-    this.skipWhitespace();
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.skipWhitespace();
-      out.push(this.parseValue(depth + 1));
-      this.skipWhitespace();
-      const sep = this.text[this.pos];
-      this.pos++;
-      if (sep === "]") return out;
-      if (sep !== ",") this.fail('expected "," or "]"');
-    }
-  }
-
-  private parseString(): string {
-    // Find the closing quote, then let JSON.parse handle escapes of this one token.
-    const start = this.pos;
-    let i = start + 1;
-    const t = this.text;
-    for (;;) {
-      const c = t.charCodeAt(i);
-      if (Number.isNaN(c)) {
-        this.pos = i;
-        this.fail("unterminated string");
+    const top = stack[stack.length - 1];
+    if (c === "}" || c === "]") value = (stack.pop() as Open).value;
+    else if (c === '"') {
+      value = JSON.parse(token) as string;
+      if (top !== undefined && !Array.isArray(top.value) && top.key === undefined) {
+        top.key = value;
+        continue;
       }
-      if (c === 0x5c) i += 2;
-      else if (c === 0x22) break;
-      else i++;
+    } else if (c === "t" || c === "f" || c === "n") value = c === "t" ? true : c === "f" ? false : null;
+    else {
+      const n = Number(token);
+      value = Number.isSafeInteger(n) || !/^-?\d+$/.test(token) ? n : BigInt(token);
     }
-    this.pos = i + 1;
-    try {
-      return JSON.parse(t.slice(start, i + 1)) as string;
-    } catch {
-      this.pos = start;
-      return this.fail("invalid string");
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) result = value;
+    else if (Array.isArray(parent.value)) parent.value.push(value);
+    else {
+      // defineProperty keeps a "__proto__" key as data instead of changing the prototype.
+      Object.defineProperty(parent.value, parent.key as string, { value, enumerable: true, writable: true, configurable: true });
+      parent.key = undefined;
     }
   }
-
-  private parseNumber(): number | bigint {
-    const match = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
-    if (!match) this.fail("invalid number");
-    const literal = match[0];
-    this.pos += literal.length;
-    if (match[1] === undefined && match[2] === undefined) {
-      const n = Number(literal);
-      if (!Number.isSafeInteger(n)) return BigInt(literal);
-      return n;
-    }
-    return Number(literal);
-  }
+  return result;
 }
 
 /**

@@ -35,6 +35,11 @@ export interface LazyEntry<E extends ExtensionEntry = ExtensionEntry> {
   readonly aliases?: readonly string[];
   readonly package?: string;
   readonly lazy: true;
+  /**
+   * For a lazy data type with parametrised names (`r16`): claims names other than `name`
+   * and `aliases` without loading the implementation (what `DataTypeEntry.matches` does).
+   */
+  matches?(name: string): boolean;
   load(): Promise<E>;
 }
 

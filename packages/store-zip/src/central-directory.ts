@@ -9,6 +9,7 @@ import { decodeEntryName, normaliseEntryName } from "./entry-names.js";
 import { corrupt, zipError } from "./errors.js";
 import { findExtraField } from "./extra-fields.js";
 import { readLocalDataOffset } from "./local-header.js";
+import type { SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
 import {
   CENTRAL_HEADER_SIGNATURE,
   CENTRAL_HEADER_SIZE,
@@ -32,60 +33,6 @@ import {
 
 /** How much of the archive's end the first request reads: the largest EOCD (with a full comment) plus the ZIP64 locator and record. */
 export const TAIL_READ_BYTES = EOCD_SIZE + MAX_COMMENT_LENGTH + ZIP64_LOCATOR_SIZE + ZIP64_EOCD_SIZE;
-
-/** One file of the archive, as its central directory header describes it. */
-export interface ZipEntry {
-  /** Normalised name (a store key, before any store prefix is removed). */
-  readonly name: string;
-  /** Compression method (0 stored, 8 deflate; others are listed but not readable). */
-  readonly method: number;
-  /** General purpose flags. */
-  readonly flags: number;
-  /** CRC-32 of the uncompressed bytes. */
-  readonly crc32: number;
-  readonly compressedSize: number;
-  readonly uncompressedSize: number;
-  /** Absolute offset of the local header in the archive value. */
-  readonly localHeaderOffset: number;
-  /** Length of the raw name and the central extra field (the local header usually has the same name and a similar extra field). */
-  readonly nameLength: number;
-  readonly extraLength: number;
-  /** The data (and any data descriptor) must end here: the next local header or the central directory. */
-  readonly dataLimit: number;
-  /**
-   * Where the data starts if the entry is laid out like every normal writer does (the
-   * data ends where the next header begins); `undefined` when that cannot be derived
-   * (data descriptors, encryption, implausible gaps).
-   */
-  readonly predictedDataOffset: number | undefined;
-  /** Where the data starts according to the local header, once read. */
-  dataOffset: number | undefined;
-}
-
-/** An entry that was left out of the store, and why. */
-export interface SkippedEntry {
-  name: string;
-  reason: string;
-}
-
-/** The parsed central directory. */
-export interface ZipDirectory {
-  /** File entries by normalised name. */
-  readonly entries: Map<string, ZipEntry>;
-  /** Entries that are not keys of the store (unsafe names, duplicates). */
-  readonly skipped: SkippedEntry[];
-  /** The archive comment (decoded as UTF-8). */
-  readonly comment: string;
-  /** True when the archive has ZIP64 end records. */
-  readonly zip64: boolean;
-  /** Size of the archive value in bytes. */
-  readonly archiveSize: number;
-  /**
-   * False once a local header contradicted a layout prediction: from then on data
-   * offsets come only from local headers.
-   */
-  layoutTrusted: boolean;
-}
 
 /** Returns the position of the EOCD record in `tail`, or -1. */
 function findEndRecord(tail: Uint8Array): number {

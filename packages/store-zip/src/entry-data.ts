@@ -1,6 +1,6 @@
 /** Turning an entry's compressed bytes into its contents: stored or deflate, CRC-checked. */
 import { inflateSync } from "fflate";
-import type { ZipEntry } from "./central-directory.js";
+import type { ZipEntry } from "./zip-directory.js";
 import { crc32 } from "./crc32.js";
 import { corrupt, zipError } from "./errors.js";
 import { describeMethod, FLAG_ENCRYPTED, FLAG_STRONG_ENCRYPTION, METHOD_DEFLATED, METHOD_STORED } from "./zip-format.js";

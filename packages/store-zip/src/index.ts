@@ -3,7 +3,7 @@
  * ranges), and a zip writer. Depends on @zarr/spec and fflate (deflate).
  */
 export { ZipStore, type ZipStoreOptions, type ZipArchiveInfo } from "./zip-store.js";
-export type { SkippedEntry } from "./central-directory.js";
+export type { SkippedEntry } from "./zip-directory.js";
 export {
   ZipWriter,
   type ZipSink,

@@ -4,8 +4,8 @@
  * times), so the data offset is only known for sure after reading it.
  */
 import type { ArchiveSource } from "./archive-source.js";
-import type { ZipDirectory, ZipEntry } from "./central-directory.js";
 import { corrupt } from "./errors.js";
+import type { ZipDirectory, ZipEntry } from "./zip-directory.js";
 import { LOCAL_HEADER_SIGNATURE, LOCAL_HEADER_SIZE, u16, u32 } from "./zip-format.js";
 
 /** Bytes read beyond the guessed header end, so a slightly longer local extra field needs no second request. */

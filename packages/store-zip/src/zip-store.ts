@@ -17,9 +17,10 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { ArchiveSource } from "./archive-source.js";
-import { readDirectory, type SkippedEntry, type ZipDirectory, type ZipEntry } from "./central-directory.js";
+import { readDirectory } from "./central-directory.js";
 import { checkReadable, decodeEntryData } from "./entry-data.js";
 import { dataOffsetOf, readHeaderAndData } from "./local-header.js";
+import type { SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
 import { METHOD_STORED } from "./zip-format.js";
 
 /** Options of {@link ZipStore}. */

@@ -5,9 +5,11 @@
  * `setAttributes` work on them and write v2 documents.
  */
 import {
+  type ArrayMetadata,
   asZarrError,
   type Attributes,
   type DataType,
+  type GroupMetadata,
   isJsonObject,
   isWritable,
   type JsonObject,
@@ -22,6 +24,7 @@ import {
   deleteNode,
   type ExtensionLike,
   guessChunkShape,
+  type NodeEntry,
   type Registry,
   resolveArray,
   type ZarrArray,
@@ -32,7 +35,7 @@ import { v3FillToV2 } from "./fill-value.js";
 import { type CodecConfigV2, ZARRAY, ZATTRS, ZGROUP } from "./metadata.js";
 import { prefixOf, readJson, writeJson } from "./store-io.js";
 import { normalizeV2Path, v2NodeFormat } from "./v2-format.js";
-import { v2ArrayToV3 } from "./v2-model.js";
+import { v2ArrayToV3, v2GroupToV3 } from "./v2-model.js";
 
 /** Options shared by `createGroupV2` and `createArrayV2`. */
 export interface CreateNodeV2Options {
@@ -145,6 +148,12 @@ function checkAttributes(attributes: Attributes | undefined): void {
  * ```
  */
 export async function createGroupV2(store: Store, path = "", options: CreateNodeV2Options = {}): Promise<ZarrGroup> {
+  const entry = await writeGroupV2(store, path, options);
+  return new ZarrGroup(store, entry.path, entry.metadata as GroupMetadata, options.registry ?? defaultRegistry, undefined, false, 2, v2NodeFormat);
+}
+
+/** Writes a v2 group (what `createGroupV2` does) and describes it as a node entry. */
+export async function writeGroupV2(store: Store, path: string, options: CreateNodeV2Options): Promise<NodeEntry> {
   requireWritable(store, `create group "${path}"`);
   const p = normalizeV2Path(path);
   checkAttributes(options.attributes);
@@ -152,16 +161,11 @@ export async function createGroupV2(store: Store, path = "", options: CreateNode
   await writeJson(store, prefixOf(p) + ZGROUP, { zarr_format: 2 }, options.signal);
   const attributes = options.attributes ?? {};
   if (Object.keys(attributes).length > 0) await writeJson(store, prefixOf(p) + ZATTRS, attributes, options.signal);
-  return new ZarrGroup(
-    store,
-    p,
-    { zarr_format: 3, node_type: "group", attributes },
-    options.registry ?? defaultRegistry,
-    undefined,
-    false,
-    2,
-    v2NodeFormat,
-  );
+  return { path: p, name: nameOf(p), kind: "group", metadata: v2GroupToV3(attributes), implicit: false, format: v2NodeFormat };
+}
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 function toDataTypeDef(e: ExtensionLike): { name: string; configuration: JsonObject } {
@@ -215,6 +219,16 @@ function fillJson(value: CreateArrayV2Options["fillValue"], dataType: DataType, 
  * ```
  */
 export async function createArrayV2(store: Store, path: string, options: CreateArrayV2Options): Promise<ZarrArray> {
+  const entry = await writeArrayV2(store, path, options);
+  return resolveArray(store, entry.path, entry.metadata as ArrayMetadata, {
+    registry: options.registry ?? defaultRegistry,
+    format: v2NodeFormat,
+    ...(options.writeEmptyChunks === undefined ? {} : { writeEmptyChunks: options.writeEmptyChunks }),
+  });
+}
+
+/** Writes a v2 array (what `createArrayV2` does) and describes it as a node entry. */
+export async function writeArrayV2(store: Store, path: string, options: CreateArrayV2Options): Promise<NodeEntry> {
   requireWritable(store, `create array "${path}"`);
   const p = normalizeV2Path(path);
   const registry = options.registry ?? defaultRegistry;
@@ -282,9 +296,5 @@ export async function createArrayV2(store: Store, path: string, options: CreateA
   await prepare(store, p, options, "array");
   await writeJson(store, key, zarray, options.signal);
   if (Object.keys(attributes).length > 0) await writeJson(store, prefixOf(p) + ZATTRS, attributes, options.signal);
-  return resolveArray(store, p, model.metadata, {
-    registry,
-    format: v2NodeFormat,
-    ...(options.writeEmptyChunks === undefined ? {} : { writeEmptyChunks: options.writeEmptyChunks }),
-  });
+  return { path: p, name: nameOf(p), kind: "array", metadata: model.metadata, implicit: false, format: v2NodeFormat };
 }

@@ -27,7 +27,7 @@ import {
   asZarrError,
   ZarrError,
 } from "@zarr/spec";
-import type { FormatEntry, FormatReadOptions, NodeEntry, NodeFormat, Registry, ZarrGroup } from "@zarr/core";
+import type { FormatEntry, FormatGroup, FormatReadOptions, NodeEntry, NodeFormat, Registry } from "@zarr/core";
 import { join, readJson } from "./store-io.js";
 import { v2ArrayToV3, v2GroupToV3 } from "./v2-model.js";
 
@@ -268,7 +268,7 @@ export async function readDraftEntry(store: Store, path: string, options: Format
   return entryFor(store, layout, path, options.registry, options.signal);
 }
 
-async function listDraftChildren(group: ZarrGroup, layout: DraftLayout, signal?: AbortSignal): Promise<NodeEntry[]> {
+async function listDraftChildren(group: FormatGroup, layout: DraftLayout, signal?: AbortSignal): Promise<NodeEntry[]> {
   const { store } = group;
   const prefix = group.path === "" ? `${layout.meta}/` : `${layout.meta}/${group.path}/`;
   if (!isListable(store)) {

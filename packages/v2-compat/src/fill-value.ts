@@ -13,7 +13,7 @@ import {
   type Scalar,
   type StructValue,
 } from "@zarr/spec";
-import { decodeBase64, encodeBase64 } from "@zarr/core";
+import { decodeBase64, encodeBase64 } from "@zarr/core/extensions";
 import type { Dtype } from "./dtype.js";
 import { byteOrderOf } from "./dtype.js";
 

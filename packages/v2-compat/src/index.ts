@@ -24,7 +24,8 @@ export {
 } from "./metadata.js";
 export { v2ArrayToV3, type V2ArrayModel } from "./v2-model.js";
 export { v2CodecsToV3, type MappedChain } from "./codecs.js";
-export { v2Format, v2NodeFormat, consolidateMetadataV2, normalizeV2Path } from "./v2-format.js";
+export { v2NodeFormat, consolidateMetadataV2, normalizeV2Path } from "./v2-format.js";
+export { v2Format } from "./v2-entry.js";
 export { draftFormat, DraftKeyEncoding } from "./draft-format.js";
 export { createArrayV2, createGroupV2, type CreateArrayV2Options, type CreateNodeV2Options } from "./create.js";
 export {

@@ -24,16 +24,15 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import {
-  type FormatEntry,
-  type FormatReadOptions,
+  type FormatArray,
+  type FormatGroup,
+  type FormatNode,
   type FormatWriteOptions,
   type NodeEntry,
   type NodeFormat,
   defaultRegistry,
   type Registry,
-  type ZarrArray,
   ZarrGroup,
-  type ZarrNode,
 } from "@zarr/core";
 import {
   type ConsolidatedMetadataV2,
@@ -141,7 +140,7 @@ export async function readV2Entry(
   return entryFromRaw(path, raw, options.registry);
 }
 
-async function listV2Children(group: ZarrGroup, options: FormatWriteOptions): Promise<NodeEntry[]> {
+async function listV2Children(group: FormatGroup, options: FormatWriteOptions): Promise<NodeEntry[]> {
   const { store } = group;
   const prefix = prefixOf(group.path);
   if (!isListable(store)) {
@@ -168,11 +167,11 @@ async function listV2Children(group: ZarrGroup, options: FormatWriteOptions): Pr
   return entries.filter((e): e is NodeEntry => e !== undefined);
 }
 
-async function writeV2Attributes(node: ZarrNode, attributes: Attributes, options: FormatWriteOptions): Promise<void> {
+async function writeV2Attributes(node: FormatNode, attributes: Attributes, options: FormatWriteOptions): Promise<void> {
   await writeJson(node.store, prefixOf(node.path) + ZATTRS, attributes, options.signal);
 }
 
-async function writeV2ArrayShape(array: ZarrArray, metadata: ArrayMetadata, options: FormatWriteOptions): Promise<void> {
+async function writeV2ArrayShape(array: FormatArray, metadata: ArrayMetadata, options: FormatWriteOptions): Promise<void> {
   const key = prefixOf(array.path) + ZARRAY;
   const doc = await readJson(array.store, key, options.signal);
   if (!isJsonObject(doc)) throw new MetadataError([], "the .zarray document is missing or not an object", { key });
@@ -227,13 +226,17 @@ export async function consolidateMetadataV2(
   path = "",
   options: { registry?: Registry; signal?: AbortSignal } = {},
 ): Promise<ZarrGroup> {
-  const p = normalizeV2Path(path);
-  const metadata = await collectV2Documents(store, p, options.signal);
-  await writeJson(store, prefixOf(p) + ZMETADATA, { metadata, zarr_consolidated_format: 1 }, options.signal);
   const registry = options.registry ?? defaultRegistry;
-  const entry = await readV2Entry(store, p, { registry, signal: options.signal });
-  if (entry === undefined || entry.kind !== "group") throw new ZarrError("NODE_NOT_FOUND", `No Zarr v2 group at "${p || "/"}"`);
-  return groupFromEntry(store, entry, registry);
+  return groupFromEntry(store, await consolidateV2(store, normalizeV2Path(path), registry, options.signal), registry);
+}
+
+/** Writes `.zmetadata` for the v2 group at `path` (normalised) and reads the group back from it. */
+async function consolidateV2(store: Store, path: string, registry: Registry, signal?: AbortSignal): Promise<NodeEntry> {
+  const metadata = await collectV2Documents(store, path, signal);
+  await writeJson(store, prefixOf(path) + ZMETADATA, { metadata, zarr_consolidated_format: 1 }, signal);
+  const entry = await readV2Entry(store, path, { registry, signal });
+  if (entry === undefined || entry.kind !== "group") throw new ZarrError("NODE_NOT_FOUND", `No Zarr v2 group at "${path || "/"}"`);
+  return entry;
 }
 
 /** A group node for a v2 group entry. */
@@ -273,23 +276,5 @@ export const v2NodeFormat: NodeFormat = {
   listChildren: listV2Children,
   writeAttributes: writeV2Attributes,
   writeArrayMetadata: writeV2ArrayShape,
-  consolidate: (group, options) => consolidateMetadataV2(group.store, group.path, { registry: group.registry, signal: options.signal }),
-};
-
-/**
- * The `zarr-v2` format entry. Register it (`createRegistry([v2Format])`, or use
- * @zarr/all) and `open` reads Zarr v2 wherever a path has no `zarr.json`.
- *
- * @example
- * ```ts
- * const registry = createRegistry([...codecs, v2Format]);
- * const arr = await openArray(store, "t2m", { registry }); // .zarray + .zattrs
- * ```
- */
-export const v2Format: FormatEntry = {
-  type: "format",
-  name: "zarr-v2",
-  package: "@zarr/v2-compat",
-  read: (store: Store, path: string, options: FormatReadOptions) =>
-    readV2Entry(store, path, { registry: options.registry, signal: options.signal }),
+  consolidate: (group, options) => consolidateV2(group.store, group.path, group.registry, options.signal),
 };

@@ -7,6 +7,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain(">f4 NaN");
   expect(out).toContain('{"zarr_format":2}');
   expect(out).toContain("2 true [ 5, 6 ]");
+  expect(out).toContain("[ { id: 'vlen-utf8' } ]");
   expect(out).toContain("{ id: '2', pos: [ 47.4, 8.5 ], name: '7a7572696368' }");
   expect(out).toContain("2 climate climate/names climate/stations climate/t2m");
   expect(out).toContain("[ 'transpose', 'bytes', 'numcodecs.zlib' ]");

@@ -19,7 +19,6 @@ import {
   validateHierarchy,
 } from "@zarr/geozarr";
 import type { GeoTiffImportOptions } from "@zarr/geozarr/geotiff";
-import * as v2 from "@zarr/v2-compat";
 import { normalizePath } from "@zarr/core";
 import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
@@ -311,7 +310,7 @@ async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
   if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format is 2 or 3, not "${format}"`, "geozarr");
   const registry = cliRegistry();
   const options: GeoTiffImportOptions = { registry, overwrite: values.overwrite === true };
-  if (format === "2") options.writer = v2Writer(v2, { registry });
+  if (format === "2") options.writer = v2Writer({ registry });
   if (values.chunks !== undefined) options.chunkShape = parsePair(values.chunks, "--chunks");
   if (values.crs !== undefined) {
     if (!/^[A-Za-z]+:\S+$/.test(values.crs)) throw new UsageError(`--crs is AUTHORITY:CODE (e.g. EPSG:2056), not "${values.crs}"`, "geozarr");

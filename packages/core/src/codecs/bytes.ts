@@ -21,13 +21,12 @@ import {
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
+import { MACHINE_LITTLE_ENDIAN } from "../data-types/byte-order.js";
 import { scatterRanges } from "./scatter-ranges.js";
 
 function expectedSize(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
 }
-
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function wrongSize(key: string, got: number, spec: ChunkSpec, want: number): ZarrError {
   return new ZarrError(
@@ -71,7 +70,7 @@ export const bytesCodec: CodecEntry = {
     const toBytes = dataType.toBytes.bind(dataType);
     // The stored bytes are the elements' memory: scatter reads may put them in place.
     const bytesAreLayout =
-      LITTLE_ENDIAN_HOST && dataType.bytesAreMemory === true && (littleEndian || dataType.componentSize === 1);
+      MACHINE_LITTLE_ENDIAN && dataType.bytesAreMemory === true && (littleEndian || dataType.componentSize === 1);
     const decode = (bytes: Uint8Array, chunkSpec: ChunkSpec, ctx: CodecCallContext) => {
       const n = shapeSize(chunkSpec.shape);
       const want = n * (chunkSpec.dataType.byteSize ?? 0);

@@ -13,16 +13,10 @@ import {
   MetadataError,
 } from "@zarr/spec";
 import { checkByteLength, MACHINE_LITTLE_ENDIAN, typedFromBytes, typedToBytes } from "./byte-order.js";
-import { storedFloat32Bits, wordsOf } from "./float.js";
-import {
-  float32BitsToNumber,
-  float64HighWord,
-  float64LowWord,
-  floatFillValueToJson,
-  parseFloatFillValue,
-  roundToFloat,
-} from "./float-bits.js";
-import { cannotHold, exactPair } from "./shared.js";
+import { wordsOf } from "./float.js";
+import { float32BitsToNumber, float64HighWord, float64LowWord, numberToFloat32Bits } from "./float-bits.js";
+import { floatFillValueToJson, parseFloatFillValue, roundToFloat } from "./float-fill.js";
+import { cannotHold } from "./shared.js";
 
 /** Storage of a complex type. */
 export type ComplexStorage<B extends 32 | 64> = B extends 64 ? Float64Array : Float32Array;
@@ -52,8 +46,8 @@ export class ComplexDataType<B extends 32 | 64> implements DataType<Complex, Com
     const [re, im] = value;
     if (this.bits === 32 && (Number.isNaN(re) || Number.isNaN(im))) {
       const w = wordsOf(target);
-      const r = storedFloat32Bits(re, 32);
-      const m = storedFloat32Bits(im, 32);
+      const r = numberToFloat32Bits(re);
+      const m = numberToFloat32Bits(im);
       for (let i = 2 * start, e = 2 * end; i < e; i += 2) {
         w[i] = r;
         w[i + 1] = m;
@@ -85,8 +79,8 @@ export class ComplexDataType<B extends 32 | 64> implements DataType<Complex, Com
     // Bitwise comparison over 32-bit words: exact for NaNs and signed zeros, and as fast.
     const w = wordsOf(source);
     if (this.bits === 32) {
-      const r = storedFloat32Bits(value[0], 32);
-      const m = storedFloat32Bits(value[1], 32);
+      const r = numberToFloat32Bits(value[0]);
+      const m = numberToFloat32Bits(value[1]);
       for (let i = 2 * start, e = 2 * end; i < e; i += 2) if (w[i] !== r || w[i + 1] !== m) return false;
       return true;
     }
@@ -141,4 +135,16 @@ export class ComplexDataType<B extends 32 | 64> implements DataType<Complex, Com
   toJSON(): string | ExtensionObject {
     return this.name;
   }
+}
+
+/**
+ * A `[re, im]` pair whose elements keep their exact bits. Array literals of doubles
+ * quiet signalling NaNs in V8; an array that starts out holding non-numbers keeps
+ * each number as it is.
+ */
+export function exactPair(re: number, im: number): readonly [number, number] {
+  const pair: unknown[] = [undefined, undefined];
+  pair[0] = re;
+  pair[1] = im;
+  return pair as unknown as readonly [number, number];
 }

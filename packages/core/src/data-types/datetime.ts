@@ -5,7 +5,8 @@
  */
 import { describeJson, type ExtensionObject, type JsonObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
 import { BigIntDataType } from "./integer.js";
-import { cannotHold, expectOnlyFields, jsonIntegerToBigInt, requireIntegerField } from "./shared.js";
+import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
+import { cannotHold, jsonIntegerToBigInt } from "./shared.js";
 
 /** The value NumPy uses for "not a time": the smallest int64. */
 export const NAT = -(2n ** 63n);

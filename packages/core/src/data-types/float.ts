@@ -1,25 +1,22 @@
 /**
- * `float16`, `float32`, `float64`. Scalars are JS numbers. float16 elements live in a
- * `Float32Array` (Node 20 has no `Float16Array`; every float16 value is exact as a
- * float32) and are converted bit by bit on the way to and from bytes.
+ * `float32` and `float64` (and the base of `float16`, float16.ts). Scalars are JS
+ * numbers.
  *
  * Equality (`allEqual`) is bitwise: -0 differs from 0, and a NaN equals only a NaN
  * with the same bits. NaNs are written through integer views so payloads survive.
  */
-import type { DataType, ExtensionObject, JsonPath, JsonValue } from "@zarr/spec";
-import { checkByteLength, MACHINE_LITTLE_ENDIAN, swapBytesInPlace, typedFromBytes, typedToBytes } from "./byte-order.js";
+import { type DataType, type ExtensionObject, type JsonPath, type JsonValue, ZarrError } from "@zarr/spec";
+import { checkByteLength, MACHINE_LITTLE_ENDIAN, typedFromBytes, typedToBytes } from "./byte-order.js";
 import {
-  float16ArrayToFloat32Bits,
-  float16ToFloat32Table,
-  float32BitsToFloat16Array,
+  FLOAT32,
+  FLOAT64,
+  type FloatFormat,
   float32BitsToNumber,
   float64HighWord,
   float64LowWord,
-  floatFillValueToJson,
-  numberToFloat16Bits,
+  floatFillToJson,
   numberToFloat32Bits,
-  parseFloatFillValue,
-  roundToFloat,
+  parseFloatFill,
 } from "./float-bits.js";
 import { cannotHold } from "./shared.js";
 
@@ -34,21 +31,16 @@ export function wordsOf(a: Float32Array | Float64Array): Uint32Array {
   return new Uint32Array(a.buffer, a.byteOffset, a.byteLength >>> 2);
 }
 
-/** The float32 bit pattern a float16 or float32 array stores for `value`. */
-export function storedFloat32Bits(value: number, bits: 16 | 32): number {
-  return bits === 16 ? float16ToFloat32Table()[numberToFloat16Bits(value)] : numberToFloat32Bits(value);
-}
-
 /**
- * True when `source[start, end)` holds exactly the bits of `value` (float32 storage:
- * the float16/float32 bit pattern widened to float32).
+ * True when `source[start, end)` holds exactly the bits of `value`, whose float32 bit
+ * pattern as stored is `stored(value)` (the float16/float32 pattern widened to float32).
  */
-export function allEqualFloat32(source: Float32Array, value: number, bits: 16 | 32, start: number, end: number): boolean {
+export function allEqualFloat32(source: Float32Array, value: number, stored: (v: number) => number, start: number, end: number): boolean {
   if (!Number.isNaN(value) && value !== 0) {
     for (let i = start; i < end; i++) if (source[i] !== value) return false;
     return true;
   }
-  const target = storedFloat32Bits(value, bits);
+  const target = stored(value);
   const w = wordsOf(source);
   for (let i = start; i < end; i++) if (w[i] !== target) return false;
   return true;
@@ -69,22 +61,37 @@ export function allEqualFloat64(source: Float64Array, value: number, start: numb
   return true;
 }
 
-/** A float data type. */
+/**
+ * A float data type: `float32` or `float64` (`float16` is `Float16DataType` of
+ * `@zarr/core/extensions`, which extends this class with the binary16 conversions).
+ */
 export class FloatDataType<B extends FloatBits> implements DataType<number, FloatStorage<B>> {
   readonly configuration = {};
   readonly kind = "float";
   readonly byteSize: number;
   readonly componentSize: number;
   readonly width = 1;
-  readonly bytesAreMemory: boolean;
+  readonly bytesAreMemory: boolean = true;
+  /** How the type rounds and spells its bits. */
+  readonly format: FloatFormat;
 
   constructor(
     readonly name: string,
     readonly bits: B,
+    format?: FloatFormat,
   ) {
     this.byteSize = bits / 8;
     this.componentSize = bits / 8;
-    this.bytesAreMemory = bits !== 16; // float16 is widened to float32 in memory
+    const f = format ?? (bits === 64 ? FLOAT64 : bits === 32 ? FLOAT32 : undefined);
+    if (f === undefined) {
+      throw new ZarrError("INVALID_ARGUMENT", `FloatDataType takes 32 or 64 bits; float16 is Float16DataType from @zarr/core/extensions`);
+    }
+    this.format = f;
+  }
+
+  /** The float32 bit pattern a `Float32Array` of this type stores for `value` (float32 and float16). */
+  storedBits(value: number): number {
+    return numberToFloat32Bits(value);
   }
 
   allocate(length: number): FloatStorage<B> {
@@ -94,7 +101,7 @@ export class FloatDataType<B extends FloatBits> implements DataType<number, Floa
   fill(target: FloatStorage<B>, value: number, start: number, end: number): void {
     // Float64Array stores keep NaN bits; float32 stores would quiet or truncate them.
     if (Number.isNaN(value) && this.bits !== 64) {
-      wordsOf(target).fill(storedFloat32Bits(value, this.bits as 16 | 32), start, end);
+      wordsOf(target).fill(this.storedBits(value), start, end);
     } else {
       target.fill(value, start, end);
     }
@@ -108,7 +115,7 @@ export class FloatDataType<B extends FloatBits> implements DataType<number, Floa
 
   setItem(target: FloatStorage<B>, index: number, value: number): void {
     if (Number.isNaN(value) && this.bits !== 64) {
-      wordsOf(target)[index] = storedFloat32Bits(value, this.bits as 16 | 32);
+      wordsOf(target)[index] = this.storedBits(value);
     } else {
       target[index] = value;
     }
@@ -116,40 +123,32 @@ export class FloatDataType<B extends FloatBits> implements DataType<number, Floa
 
   allEqual(source: FloatStorage<B>, value: number, start: number, end: number): boolean {
     if (this.bits === 64) return allEqualFloat64(source as Float64Array, value, start, end);
-    return allEqualFloat32(source as Float32Array, value, this.bits as 16 | 32, start, end);
+    return allEqualFloat32(source as Float32Array, value, (v) => this.storedBits(v), start, end);
   }
 
   /** Numbers (rounded to the type) and bigints. */
   coerce(value: unknown): number {
-    if (typeof value === "number") return roundToFloat(value, this.bits);
-    if (typeof value === "bigint") return roundToFloat(Number(value), this.bits);
+    if (typeof value === "number") return this.format.round(value);
+    if (typeof value === "bigint") return this.format.round(Number(value));
     throw cannotHold(this.name, value, "expected a number");
   }
 
   parseFillValue(json: JsonValue, path: JsonPath): number {
-    return parseFloatFillValue(json, this.bits, path);
+    return parseFloatFill(json, this.format, path);
   }
 
   fillValueToJson(value: number): JsonValue {
-    return floatFillValueToJson(value, this.bits);
+    return floatFillToJson(value, this.format);
   }
 
   fromBytes(bytes: Uint8Array, length: number, littleEndian: boolean): FloatStorage<B> {
     checkByteLength(bytes, length, this.byteSize, this.name);
-    if (this.bits === 64) return typedFromBytes(Float64Array, bytes, length, littleEndian) as FloatStorage<B>;
-    if (this.bits === 32) return typedFromBytes(Float32Array, bytes, length, littleEndian) as FloatStorage<B>;
-    const half = typedFromBytes(Uint16Array, bytes, length, littleEndian);
-    const out = new Float32Array(length);
-    float16ArrayToFloat32Bits(half, wordsOf(out));
-    return out as FloatStorage<B>;
+    const Ctor = (this.bits === 64 ? Float64Array : Float32Array) as typeof Float32Array;
+    return typedFromBytes(Ctor, bytes, length, littleEndian) as FloatStorage<B>;
   }
 
   toBytes(data: FloatStorage<B>, littleEndian: boolean): Uint8Array {
-    if (this.bits !== 16) return typedToBytes(data, this.byteSize, littleEndian);
-    const half = new Uint16Array(data.length);
-    float32BitsToFloat16Array(wordsOf(data), half);
-    if (littleEndian !== MACHINE_LITTLE_ENDIAN) swapBytesInPlace(half.buffer, 0, half.byteLength, 2);
-    return new Uint8Array(half.buffer);
+    return typedToBytes(data, this.byteSize, littleEndian);
   }
 
   toJSON(): string | ExtensionObject {

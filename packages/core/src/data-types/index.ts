@@ -36,28 +36,46 @@
  *
  * A data type keeps the name it was read under (`toJSON` writes an alias back as read).
  */
-import type { DataType, DataTypeEntry, JsonObject, JsonPath } from "@zarr/spec";
-import { MetadataError } from "@zarr/spec";
+import type { DataTypeEntry } from "@zarr/spec";
 import { BoolDataType } from "./bool.js";
 import { ComplexDataType } from "./complex.js";
-import { TimeDataType, timeDataTypeFromConfig } from "./datetime.js";
+import { TimeDataType } from "./datetime.js";
+import {
+  bytesDataType,
+  complex64DataType,
+  complex128DataType,
+  datetime64DataType,
+  fixedLengthUtf32DataType,
+  float16DataType,
+  rawBitsDataType,
+  stringDataType,
+  timedelta64DataType,
+} from "./extra.js";
 import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
 import { FloatDataType } from "./float.js";
 import { BigIntDataType, SmallIntDataType } from "./integer.js";
-import { MAX_RAW_BITS, RawBitsDataType, rawBitsOf } from "./raw-bits.js";
-import { CORE_PACKAGE, expectNoConfiguration, expectOnlyFields, requireIntegerField } from "./shared.js";
+import {
+  boolDataType,
+  float32DataType,
+  float64DataType,
+  int8DataType,
+  int16DataType,
+  int32DataType,
+  int64DataType,
+  uint8DataType,
+  uint16DataType,
+  uint32DataType,
+  uint64DataType,
+} from "./numeric.js";
+import { RawBitsDataType } from "./raw-bits.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { MACHINE_LITTLE_ENDIAN } from "./byte-order.js";
-export {
-  float16BitsToNumber,
-  float32BitsToNumber,
-  floatFillValueToJson,
-  numberToFloat16Bits,
-  numberToFloat32Bits,
-  parseFloatFillValue,
-} from "./float-bits.js";
+export { float32BitsToNumber, numberToFloat32Bits } from "./float-bits.js";
+export { float16BitsToNumber, numberToFloat16Bits } from "./float16-bits.js";
+export { floatFillValueToJson, parseFloatFillValue } from "./float-fill.js";
+export { Float16DataType } from "./float16.js";
 export { NAT, TIME_UNITS } from "./datetime.js";
 export {
   BigIntDataType,
@@ -71,121 +89,27 @@ export {
   StringDataType,
   TimeDataType,
 };
-
-/** An entry for a data type without configuration; one cached instance per name it is read under. */
-function plainEntry(name: string, make: (name: string) => DataType, aliases?: readonly string[]): DataTypeEntry {
-  const instances = new Map<string, DataType>();
-  return {
-    type: "data_type",
-    name,
-    ...(aliases === undefined ? {} : { aliases }),
-    package: CORE_PACKAGE,
-    fromConfig(asName: string, configuration: JsonObject, path: JsonPath): DataType {
-      expectNoConfiguration(asName, configuration, path);
-      let t = instances.get(asName);
-      if (t === undefined) {
-        t = make(asName);
-        instances.set(asName, t);
-      }
-      return t;
-    },
-  };
-}
-
-/** `bool`. */
-export const boolDataType: DataTypeEntry = plainEntry("bool", (n) => new BoolDataType(n));
-/** `int8`. */
-export const int8DataType: DataTypeEntry = plainEntry("int8", (n) => new SmallIntDataType(n, Int8Array, true));
-/** `int16`. */
-export const int16DataType: DataTypeEntry = plainEntry("int16", (n) => new SmallIntDataType(n, Int16Array, true));
-/** `int32`. */
-export const int32DataType: DataTypeEntry = plainEntry("int32", (n) => new SmallIntDataType(n, Int32Array, true));
-/** `int64` (bigint scalars). */
-export const int64DataType: DataTypeEntry = plainEntry("int64", (n) => new BigIntDataType(n, BigInt64Array, true));
-/** `uint8`. */
-export const uint8DataType: DataTypeEntry = plainEntry("uint8", (n) => new SmallIntDataType(n, Uint8Array, false));
-/** `uint16`. */
-export const uint16DataType: DataTypeEntry = plainEntry("uint16", (n) => new SmallIntDataType(n, Uint16Array, false));
-/** `uint32`. */
-export const uint32DataType: DataTypeEntry = plainEntry("uint32", (n) => new SmallIntDataType(n, Uint32Array, false));
-/** `uint64` (bigint scalars). */
-export const uint64DataType: DataTypeEntry = plainEntry("uint64", (n) => new BigIntDataType(n, BigUint64Array, false));
-/** `float16` (held in a `Float32Array`). */
-export const float16DataType: DataTypeEntry = plainEntry("float16", (n) => new FloatDataType(n, 16));
-/** `float32`. */
-export const float32DataType: DataTypeEntry = plainEntry("float32", (n) => new FloatDataType(n, 32));
-/** `float64`. */
-export const float64DataType: DataTypeEntry = plainEntry("float64", (n) => new FloatDataType(n, 64));
-/** `complex64` (two float32 components). */
-export const complex64DataType: DataTypeEntry = plainEntry("complex64", (n) => new ComplexDataType(n, 32));
-/** `complex128` (two float64 components). */
-export const complex128DataType: DataTypeEntry = plainEntry("complex128", (n) => new ComplexDataType(n, 64));
-/** `string`: variable-length UTF-8 (serialised by the `vlen-utf8` codec). */
-export const stringDataType: DataTypeEntry = plainEntry("string", (n) => new StringDataType(n));
-/** `bytes` (alias `variable_length_bytes`): variable-length bytes (serialised by `vlen-bytes`). */
-export const bytesDataType: DataTypeEntry = plainEntry("bytes", (n) => new BytesDataType(n), [
-  "variable_length_bytes",
-]);
-
-const rawInstances = new Map<number, RawBitsDataType>();
-
-/** `r<N>` raw bits: claims every name `r` + digits, and rejects N that is not a positive multiple of 8. */
-export const rawBitsDataType: DataTypeEntry = {
-  type: "data_type",
-  name: "r*",
-  package: CORE_PACKAGE,
-  matches: (name: string) => rawBitsOf(name) !== undefined,
-  fromConfig(name: string, configuration: JsonObject, path: JsonPath): DataType {
-    const bits = rawBitsOf(name);
-    if (bits === undefined || bits === 0 || bits % 8 !== 0 || bits > MAX_RAW_BITS) {
-      throw new MetadataError(
-        path,
-        `the raw data type "${name}" needs a number of bits that is a positive multiple of 8 (at most ${MAX_RAW_BITS})`,
-      );
-    }
-    expectNoConfiguration(name, configuration, path);
-    let t = rawInstances.get(bits);
-    if (t === undefined) {
-      t = new RawBitsDataType(bits / 8);
-      rawInstances.set(bits, t);
-    }
-    return t;
-  },
-};
-
-/** `fixed_length_utf32` `{"length_bytes": N}` (N divisible by 4, at most 2147483644). */
-export const fixedLengthUtf32DataType: DataTypeEntry = {
-  type: "data_type",
-  name: "fixed_length_utf32",
-  package: CORE_PACKAGE,
-  fromConfig(name: string, configuration: JsonObject, path: JsonPath): DataType {
-    expectOnlyFields(name, configuration, ["length_bytes"], path);
-    const lengthBytes = requireIntegerField(configuration, "length_bytes", 0, 2147483644, path);
-    if (lengthBytes % 4 !== 0) {
-      throw new MetadataError([...path, "configuration", "length_bytes"], `expected a multiple of 4, got ${lengthBytes}`);
-    }
-    return new FixedLengthUtf32DataType(name, lengthBytes);
-  },
-};
-
-/** `numpy.datetime64` (alias `datetime64`) `{"unit", "scale_factor"}`. */
-export const datetime64DataType: DataTypeEntry = {
-  type: "data_type",
-  name: "numpy.datetime64",
-  aliases: ["datetime64"],
-  package: CORE_PACKAGE,
-  fromConfig: (name: string, configuration: JsonObject, path: JsonPath): DataType =>
-    timeDataTypeFromConfig(name, "datetime", configuration, path),
-};
-
-/** `numpy.timedelta64` (alias `timedelta64`) `{"unit", "scale_factor"}`. */
-export const timedelta64DataType: DataTypeEntry = {
-  type: "data_type",
-  name: "numpy.timedelta64",
-  aliases: ["timedelta64"],
-  package: CORE_PACKAGE,
-  fromConfig: (name: string, configuration: JsonObject, path: JsonPath): DataType =>
-    timeDataTypeFromConfig(name, "timedelta", configuration, path),
+export {
+  boolDataType,
+  int8DataType,
+  int16DataType,
+  int32DataType,
+  int64DataType,
+  uint8DataType,
+  uint16DataType,
+  uint32DataType,
+  uint64DataType,
+  float16DataType,
+  float32DataType,
+  float64DataType,
+  complex64DataType,
+  complex128DataType,
+  stringDataType,
+  bytesDataType,
+  rawBitsDataType,
+  fixedLengthUtf32DataType,
+  datetime64DataType,
+  timedelta64DataType,
 };
 
 /** Every built-in data type entry, for `createRegistry`. */

@@ -16,7 +16,8 @@ import {
 } from "@zarr/spec";
 import { decodeBase64, encodeBase64 } from "./base64.js";
 import { checkByteLength } from "./byte-order.js";
-import { CORE_PACKAGE, cannotHold, expectOnlyFields, requireIntegerField } from "./shared.js";
+import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
+import { CORE_PACKAGE, cannotHold } from "./shared.js";
 
 function trimNuls(bytes: Uint8Array): Uint8Array {
   let end = bytes.length;

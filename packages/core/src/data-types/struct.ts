@@ -40,7 +40,8 @@ import { checkByteLength } from "./byte-order.js";
 import { builtinDataTypes } from "./index.js";
 import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";
 import { sameValue } from "./object.js";
-import { CORE_PACKAGE, cannotHold, expectOnlyFields } from "./shared.js";
+import { expectOnlyFields } from "./config-fields.js";
+import { CORE_PACKAGE, cannotHold } from "./shared.js";
 
 /** One field of a struct: where it sits in the packed record and what it holds. */
 export interface StructField {
