@@ -5,7 +5,8 @@
  */
 import type { CodecEntry, LazyEntry, WorkerPool } from "@zarr/spec";
 import { afterAll, expect, it } from "vitest";
-import { bytesCodec, codecEntries, createArray, get, MemoryStore, set, transposeCodec } from "../src/index.js";
+import { transposeCodec } from "@zarr/core/extensions";
+import { bytesCodec, codecEntries, createArray, get, MemoryStore, set } from "../src/index.js";
 import { createWorkerPool } from "../src/workers.js";
 
 async function loaded(entry: (typeof codecEntries)[number]): Promise<CodecEntry> {
