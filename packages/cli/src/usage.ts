@@ -38,7 +38,9 @@ export const USAGE: Record<string, string> = {
   get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [-j N]
   Read the values of the array at PATH.
   --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ..."
-  --format FMT     json (default): {"shape", "data_type", "values"}; npy: a NumPy .npy file
+  --format FMT     json: {"shape", "data_type", "values"}; npy: a NumPy .npy file.
+                   Default: json on standard output and for -o FILE.json; npy for any
+                   other -o FILE (FILE.npy, no extension, /dev/null)
   -o, --output F   write to file F instead of standard output
   -j, --workers N  worker threads for decoding large compressed chunks (default: one per
                    core; 0: none). Threads start only for chunks worth it (64 KiB or more)`,
