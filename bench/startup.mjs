@@ -8,12 +8,13 @@
 //   node bench/startup.mjs              20 runs of each
 //   node bench/startup.mjs --runs 40    more runs (steadier medians on a busy machine)
 //   node bench/startup.mjs --json       one JSON document instead of the table
+//   node bench/startup.mjs --zarr F     time another build's bin/zarr.js (before/after comparisons)
 //
 // Run `pnpm --filter @zarr/cli... build` first: it times packages/cli/bin/zarr.js.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createArray, set } from "@zarr/all";
 import { FileSystemStore } from "@zarr/store-fs";
 
@@ -22,7 +23,8 @@ const runsAt = args.indexOf("--runs");
 const RUNS = runsAt < 0 ? 20 : Number(args[runsAt + 1]);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("--runs needs a positive integer");
 const asJson = args.includes("--json");
-const ZARR = join(import.meta.dirname, "..", "packages", "cli", "bin", "zarr.js");
+const zarrAt = args.indexOf("--zarr");
+const ZARR = zarrAt < 0 ? join(import.meta.dirname, "..", "packages", "cli", "bin", "zarr.js") : resolve(args[zarrAt + 1]);
 
 /** A 64×64 float32 array in 32×32 chunks, bytes + zstd (what `zarr put` writes by default). */
 async function makeStore(dir) {
@@ -63,9 +65,9 @@ try {
   for (let i = 0; i < RUNS; i++) commands.forEach((c, j) => times[j].push(timeOnce(c.argv)));
   const floor = median(times[0]);
   const rows = commands.map((c, j) => ({ command: c.name, median_ms: median(times[j]), ratio: median(times[j]) / floor }));
-  if (asJson) console.log(JSON.stringify({ node: process.version, runs: RUNS, rows }, null, 2));
+  if (asJson) console.log(JSON.stringify({ zarr: ZARR, node: process.version, runs: RUNS, rows }, null, 2));
   else {
-    console.log(`node ${process.version}, median of ${RUNS} runs each (wall clock, whole process)`);
+    console.log(`${ZARR}\nnode ${process.version}, median of ${RUNS} runs each (wall clock, whole process)`);
     for (const r of rows) console.log(`${r.command.padEnd(34)}${r.median_ms.toFixed(1).padStart(8)} ms  ${r.ratio.toFixed(2)}×`);
   }
 } finally {
