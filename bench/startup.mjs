@@ -62,7 +62,9 @@ try {
   ];
   for (const c of commands) timeOnce(c.argv); // warm the file cache (and a compile cache, where Node has one)
   const times = commands.map(() => []);
-  for (let i = 0; i < RUNS; i++) commands.forEach((c, j) => times[j].push(timeOnce(c.argv)));
+  for (let i = 0; i < RUNS; i++) {
+    for (const [j, c] of commands.entries()) times[j].push(timeOnce(c.argv));
+  }
   const floor = median(times[0]);
   const rows = commands.map((c, j) => ({ command: c.name, median_ms: median(times[j]), ratio: median(times[j]) / floor }));
   if (asJson) console.log(JSON.stringify({ zarr: ZARR, node: process.version, runs: RUNS, rows }, null, 2));
