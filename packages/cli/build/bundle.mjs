@@ -49,13 +49,14 @@ const { metafile } = await build({
   format: "esm",
   platform: "node",
   target: "node20",
+  // Maps point into dist/ and node_modules (shipped anyway) instead of embedding sources.
   sourcemap: "linked",
+  sourcesContent: false,
   legalComments: "none",
   logLevel: "warning",
   plugins: [lazyCrypto],
   // CommonJS dependencies bundled into ES modules (the AWS SDK under @zarr/store-s3) call
-  // require() for Node's built-in modules.
-  // require() for Node's built-in modules; made on first call, so chunks that never
+  // require() for Node's built-in modules; it is made on first call, so chunks that never
   // call it pay nothing.
   banner: {
     js: 'import { createRequire as __zarrCreateRequire } from "node:module"; let __zarrRequire; const require = (id) => (__zarrRequire ??= __zarrCreateRequire(import.meta.url))(id);',
