@@ -3,6 +3,7 @@
  * metadata document plus a listing of the node's stored keys. Codecs are resolved only
  * to say whether the array is readable with this CLI's registry; an array using a codec
  * or data type the registry lacks is still described, an invalid document is an error.
+ * Registered compressors at the end of the chain count as readable without being loaded.
  */
 import { type Registry, resolveArray } from "@zarr/core";
 import {
@@ -18,6 +19,7 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import { catalogCodec } from "./codec-catalog.js";
 import { type ListedNode, listChildren, nodePrefix } from "./listing.js";
 
 /** Sizes of the keys below a node. */
@@ -67,6 +69,39 @@ function metadataKeyOf(path: string): string {
   return `${nodePrefix(path)}zarr.json`;
 }
 
+/**
+ * The chain without its trailing compressors and checksums (bytes→bytes codecs of the
+ * catalog the registry has), or undefined when there are none to leave out or one sits
+ * elsewhere in the chain. Their packages load on first use; leaving them out lets `info`
+ * check the rest of the chain without loading any.
+ */
+function withoutTrailingCompressors(meta: ArrayMetadata, registry: Registry): ArrayMetadata | undefined {
+  const deferred = (c: ArrayMetadata["codecs"][number]) =>
+    catalogCodec(c.name)?.kind === "bytes_to_bytes" && registry.has("codec", c.name);
+  let end = meta.codecs.length;
+  while (end > 0 && deferred(meta.codecs[end - 1])) end--;
+  if (end === meta.codecs.length || end === 0 || meta.codecs.slice(0, end).some(deferred)) return undefined;
+  return { ...meta, codecs: meta.codecs.slice(0, end) };
+}
+
+/**
+ * Resolves the array as `get` would, except that registered trailing compressors are
+ * taken as readable without loading them (their configuration is checked when chunks are
+ * read). Anything that fails that way is resolved again with the whole chain, so errors
+ * are exactly core's.
+ */
+async function resolveForInfo(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry) {
+  const short = withoutTrailingCompressors(meta, registry);
+  if (short !== undefined) {
+    try {
+      return await resolveArray(store, node.path, short, { registry });
+    } catch {
+      // Fall through: the whole chain gives the error.
+    }
+  }
+  return resolveArray(store, node.path, meta, { registry });
+}
+
 /** The array's grid and key encoding, and whether its whole chain resolves. */
 async function resolveLayout(
   store: Store,
@@ -75,7 +110,7 @@ async function resolveLayout(
   registry: Registry,
 ): Promise<{ grid: ChunkGrid; keys: ChunkKeyEncoding; problem: string | undefined }> {
   try {
-    const array = await resolveArray(store, node.path, meta, { registry });
+    const array = await resolveForInfo(store, node, meta, registry);
     return { grid: array.chunkGrid, keys: array.chunkKeyEncoding, problem: undefined };
   } catch (error) {
     // A missing extension (codec, data type) still leaves a describable array; a broken

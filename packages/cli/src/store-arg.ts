@@ -5,7 +5,6 @@
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { FileSystemStore } from "@zarr/store-fs";
-import { nodeFetch } from "@zarr/store-http/node";
 import { openStore, storeScheme } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
 import { cliRegistry } from "./registry.js";
@@ -33,7 +32,9 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
   let dir = arg;
   if (storeScheme(arg) !== "file") {
     // URLs (http, s3, ...) and zip archives go through the registry's store adapters;
-    // HTTP(S) goes over nodeFetch (our HTTP/1.1 client on node:net), faster than the global fetch.
+    // HTTP(S) goes over nodeFetch (our HTTP/1.1 client on node:net), faster than the global
+    // fetch; loaded here so that local stores do not pay for it.
+    const { nodeFetch } = await import("@zarr/store-http/node");
     return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable, fetch: nodeFetch });
   }
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg)) {

@@ -38,9 +38,12 @@ export const USAGE: Record<string, string> = {
   get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [-j N]
   Read the values of the array at PATH.
   --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ..."
-  --format FMT     json (default): {"shape", "data_type", "values"}; npy: a NumPy .npy file
+  --format FMT     json: {"shape", "data_type", "values"}; npy: a NumPy .npy file.
+                   Default: json on standard output and for -o FILE.json; npy for any
+                   other -o FILE (FILE.npy, no extension, /dev/null)
   -o, --output F   write to file F instead of standard output
-  -j, --workers N  decode compressed chunks in N worker threads (default 0: none)`,
+  -j, --workers N  worker threads for decoding large compressed chunks (default: one per
+                   core; 0: none). Threads start only for chunks worth it (64 KiB or more)`,
   put: `Usage: zarr put STORE PATH --from FILE.npy [options]
   Create the array at PATH (and missing parent groups) from a NumPy .npy file.
   --from FILE            the .npy file to store (required)
@@ -57,7 +60,9 @@ export const USAGE: Record<string, string> = {
                          (default: Blosc lz4, as zarr-python)
   --filters JSON         v2: numcodecs filters, e.g. '[{"id":"delta","dtype":"<i4"}]'
   --order C|F            v2: memory order of each chunk (default C)
-  --dimension-separator S  v2: "." (default, keys 0.1) or "/" (keys 0/1)`,
+  --dimension-separator S  v2: "." (default, keys 0.1) or "/" (keys 0/1)
+  -j, --workers N        worker pool handed to the write engine (default: one thread per core;
+                         0: none); threads start only when the engine gives them chunks`,
   convert: `Usage: zarr convert SRC DST [--path P] [--variable-length-strings]
        zarr convert STORE --in-place [--path P]
   Convert the Zarr v2 (or early-draft v3) node at P (default: the root) and everything below

@@ -1,7 +1,9 @@
 /**
  * Builds the CLI and the workspace packages it imports at run time (their dist/) when
- * a dist/ is missing or older than its sources, so the subprocess tests never run a
- * stale `zarr`. Under `pnpm test`, turbo has already built them and this does nothing.
+ * a dist/ is missing or older than its sources, then the metadata bundle (dist/bundle/)
+ * when it is missing or older than any package's dist/, so the subprocess tests never
+ * run a stale `zarr`. Under `pnpm test`, turbo has already built them and this does
+ * nothing.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -13,13 +15,30 @@ const tsc = path.resolve(packagesDir, "../node_modules/typescript/bin/tsc");
 /** In dependency order. */
 const PACKAGES = ["spec", "core", "store-fs", "store-zip", "store-utils", "v2-compat", "all", "cli"];
 
-function newestMtime(dir: string): number {
+function newestMtime(dir: string, skip?: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+    if (p === skip) continue;
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p, skip) : statSync(p).mtimeMs);
   }
   return newest;
+}
+
+/** Bundles `info`/`tree` (build/bundle.mjs) unless dist/bundle/ is newer than every package's dist/ and the script. */
+function bundle(): void {
+  const cli = path.join(packagesDir, "cli");
+  const bundleDir = path.join(cli, "dist", "bundle");
+  const marker = path.join(bundleDir, "metadata-main.js");
+  if (existsSync(marker)) {
+    const built = statSync(marker).mtimeMs;
+    const dists = readdirSync(packagesDir)
+      .map((name) => path.join(packagesDir, name, "dist"))
+      .filter((dir) => existsSync(dir));
+    dists.push(path.join(cli, "build"));
+    if (dists.every((dir) => newestMtime(dir, bundleDir) <= built)) return;
+  }
+  execFileSync(process.execPath, [path.join(cli, "build", "bundle.mjs")], { cwd: cli, stdio: "pipe" });
 }
 
 export default function setup(): void {
@@ -40,4 +59,5 @@ export default function setup(): void {
       throw new Error(`Building @zarr/${name} failed:\n${out}`);
     }
   }
+  bundle();
 }

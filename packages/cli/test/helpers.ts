@@ -25,12 +25,12 @@ export interface RunResult {
   command: string;
 }
 
-/** Runs `node bin/zarr.js ...args`. */
-export function zarr(args: string[], options: { cwd?: string } = {}): Promise<RunResult> {
+/** Runs `node bin/zarr.js ...args` (`node ...nodeArgs bin/zarr.js ...args` with Node flags). */
+export function zarr(args: string[], options: { cwd?: string; nodeArgs?: string[] } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [CLI, ...args],
+      [...(options.nodeArgs ?? []), CLI, ...args],
       { cwd: options.cwd, encoding: "buffer", maxBuffer: 1 << 30, env: { ...process.env, ZARR_DEBUG: "" } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;

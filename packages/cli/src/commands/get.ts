@@ -1,17 +1,11 @@
 /** `zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [--workers N]`. */
-import { writeFile } from "node:fs/promises";
-import { createWorkerPool } from "@zarr/all/workers";
-import { get, normalizePath, openArray, parseSelection, toCanonicalJson } from "@zarr/core";
-import { ZarrError } from "@zarr/spec";
+import { get, normalizePath, openArray, parseSelection } from "@zarr/core";
 import type { CliIO } from "../cli-io.js";
-import { compactJson } from "../json-text.js";
-import { encodeNpy } from "../npy.js";
+import { getFormat, writeGetOutput } from "../get-output.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
-import { expectPositionals, integerOption, parseCommandArgs, UsageError, USAGE } from "../usage.js";
-
-/** The most worker threads `--workers` starts. */
-const MAX_WORKERS = 256;
+import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
+import { withWorkerPool, workerCount } from "../workers.js";
 
 /** Runs `zarr get`. */
 export async function getCommand(args: string[], io: CliIO): Promise<void> {
@@ -26,33 +20,12 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
     return;
   }
   expectPositionals("get", positionals, 1, 2);
-  const format = values.format ?? "json";
-  if (format !== "json" && format !== "npy") {
-    throw new UsageError(`unknown format ${JSON.stringify(format)} (expected json or npy)`, "get");
-  }
-  const workerCount = integerOption("get", "--workers", values.workers, 0, MAX_WORKERS, 0);
+  const format = getFormat(values.format, values.output);
+  const poolSize = workerCount("get", values.workers);
   const path = normalizePath(positionals[1] ?? "");
   const selection = values.select === undefined ? undefined : parseSelection(values.select);
   const store = await openStoreArg(positionals[0], { writable: false });
   const array = await openArray(store, path, { registry: cliRegistry() });
-  const workers = workerCount > 0 ? createWorkerPool({ size: workerCount }) : undefined;
-  let result: Awaited<ReturnType<typeof get>>;
-  try {
-    result = await get(array, selection, { workers });
-  } finally {
-    await workers?.close();
-  }
-  const out: string | Uint8Array =
-    format === "json" ? `${compactJson(toCanonicalJson(result))}\n` : encodeNpy(result);
-  if (values.output === undefined) {
-    await io.write(out);
-    return;
-  }
-  try {
-    await writeFile(values.output, out);
-  } catch (error) {
-    throw new ZarrError("INVALID_ARGUMENT", `Cannot write "${values.output}": ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers }), io.error);
+  await writeGetOutput(result, format, values.output, io);
 }

@@ -27,6 +27,7 @@ import {
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, UsageError, USAGE } from "../usage.js";
+import { withWorkerPool, workerCount } from "../workers.js";
 
 /**
  * The codec chain when --codecs is not given: core's default, except that fixed-size
@@ -108,6 +109,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
     filters: { type: "string" },
     order: { type: "string" },
     "dimension-separator": { type: "string" },
+    workers: { type: "string", short: "j" },
   });
   if (values.help) {
     await io.write(`${USAGE.put}\n`);
@@ -125,9 +127,9 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const attributes = values.attrs === undefined ? undefined : parseAttrsOption(values.attrs);
   const dataTypeOption = values["data-type"] === undefined ? undefined : parseDataTypeOption(values["data-type"]);
   const v2 = v2Options(values);
+  const poolSize = workerCount("put", values.workers);
   if (v2 !== undefined && "chunkGrid" in chunks) throw new UsageError("Zarr v2 has regular chunks only (--chunks 10,10)", "put");
   const registry = cliRegistry();
-
   const npy = await decodeNpy(await readInput(values.from), values.from, registry);
   let dataType: DataType = npy.dataType;
   if (dataTypeOption !== undefined) {
@@ -144,6 +146,16 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const data = convertData(npy, dataType, values.from);
 
   const store = await openStoreArg(positionals[0], { writable: true });
+  /** Writes the values (with the worker pool), deleting the new array again if that fails. */
+  const writeValues = async (array: Parameters<typeof set>[0]) => {
+    try {
+      await withWorkerPool(poolSize, (workers) => set(array, null, { data, shape: npy.shape }, { workers }), io.error);
+    } catch (error) {
+      // Do not leave a half-written array behind.
+      await deleteNode(store, path).catch(() => undefined);
+      throw error;
+    }
+  };
   if (v2 !== undefined) {
     // Zarr v2: the .npy dtype as it is (a --data-type in the .npy file's byte order).
     const dtype: JsonValue =
@@ -163,12 +175,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
       overwrite: values.overwrite ?? false,
       registry,
     });
-    try {
-      await set(array, null, { data, shape: npy.shape });
-    } catch (error) {
-      await deleteNode(store, path).catch(() => undefined);
-      throw error;
-    }
+    await writeValues(array);
     const count = array.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
     await io.write(`Created Zarr v2 array "/${path}": shape ${shapeText(npy.shape)}, dtype ${JSON.stringify(dtype)}, ${count} chunks\n`);
     return;
@@ -185,13 +192,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
     overwrite: values.overwrite ?? false,
   };
   const array = await createArray(store, path, options);
-  try {
-    await set(array, null, { data, shape: npy.shape });
-  } catch (error) {
-    // Do not leave a half-written array behind.
-    await deleteNode(store, path).catch(() => undefined);
-    throw error;
-  }
+  await writeValues(array);
   const gridSize = array.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
   await io.write(
     `Created array "/${path}": shape ${shapeText(npy.shape)}, data type ${dataTypeText(array.metadata.data_type)}, ${gridSize} chunks\n`,

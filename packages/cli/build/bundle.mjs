@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Bundles `zarr info` and `zarr tree` (dist/metadata-main.js and what it imports, @zarr/*
+// packages included) into dist/bundle/ with esbuild, after `tsc` has built dist/. Node
+// loads a handful of files much faster than the ~90 modules they come from; the chunks
+// of codecs, stores and formats stay separate and load on first use. bin/zarr.js uses the
+// bundle when it exists. Run from packages/cli (the `build` script does).
+//
+// dist/bundle/chunks.json says which packages each output file holds ({"chunk-X.js":
+// ["@zarr/core", ...]}), so a test can tell which packages a command loaded.
+import { rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+/**
+ * Node's crypto module takes ~4 ms to load, a tenth of Node's own start-up, and the
+ * bundled code calls it only to write (temporary file names) or sign S3 requests: imports
+ * of it get functions that load it on first call. A name this shim lacks fails the build.
+ */
+const lazyCrypto = {
+  name: "lazy-node-crypto",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
+      args.kind === "import-statement" ? { path: "lazy-crypto", namespace: "lazy-crypto" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, () => ({
+      loader: "js",
+      contents: [
+        'import { createRequire } from "node:module";',
+        "let crypto;",
+        'const load = () => (crypto ??= createRequire(import.meta.url)("node:crypto"));',
+        ...["createHash", "createHmac", "getRandomValues", "randomBytes"].map(
+          (name) => `export const ${name} = (...args) => load().${name}(...args);`,
+        ),
+      ].join("\n"),
+    }));
+  },
+};
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const outdir = `${root}dist/bundle`;
+rmSync(outdir, { recursive: true, force: true });
+const { metafile } = await build({
+  metafile: true,
+  absWorkingDir: root,
+  entryPoints: ["dist/metadata-main.js"],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // Maps point into dist/ and node_modules (shipped anyway) instead of embedding sources.
+  sourcemap: "linked",
+  sourcesContent: false,
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [lazyCrypto],
+  // CommonJS dependencies bundled into ES modules (the AWS SDK under @zarr/store-s3) call
+  // require() for Node's built-in modules; it is made on first call, so chunks that never
+  // call it pay nothing.
+  banner: {
+    js: 'import { createRequire as __zarrCreateRequire } from "node:module"; let __zarrRequire; const require = (id) => (__zarrRequire ??= __zarrCreateRequire(import.meta.url))(id);',
+  },
+  // Less text to parse at start-up; names stay (stack traces, `constructor.name`), and
+  // the source map points back to dist/.
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
+
+/** The package an input file belongs to: `@zarr/<dir>` for workspace packages, else its npm name. */
+function packageOf(input) {
+  const inNodeModules = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/);
+  if (inNodeModules) return inNodeModules[1];
+  const workspace = input.match(/^\.\.\/([^/]+)\//);
+  return workspace ? `@zarr/${workspace[1]}` : "@zarr/cli";
+}
+
+const chunks = {};
+for (const [file, output] of Object.entries(metafile.outputs)) {
+  if (!file.endsWith(".js")) continue;
+  const inputs = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0);
+  chunks[file.slice(file.lastIndexOf("/") + 1)] = [...new Set(inputs.map(([input]) => packageOf(input)))].sort();
+}
+writeFileSync(`${outdir}/chunks.json`, `${JSON.stringify(chunks, null, 1)}\n`);

@@ -1,0 +1,76 @@
+/**
+ * Where and how `zarr get` writes what it read: the format (given, or inferred from the
+ * output file's name) and the writing itself, JSON in pieces, .npy in one piece.
+ */
+import { open } from "node:fs/promises";
+import { extname } from "node:path";
+import type { ArrayData } from "@zarr/core";
+import { ZarrError } from "@zarr/spec";
+import type { CliIO } from "./cli-io.js";
+import { writeCanonicalJson } from "./json-stream.js";
+import { encodeNpy } from "./npy.js";
+import { UsageError } from "./usage.js";
+
+/** An output format of `zarr get`. */
+export type GetFormat = "json" | "npy";
+
+/**
+ * The format of `zarr get`: `--format` when given (`json` or `npy`, else a usage error);
+ * otherwise from the `-o` file's extension, `.json` → json and anything else (`.npy`,
+ * another extension, none, `/dev/null`) → npy; standard output → json.
+ *
+ * @example
+ * ```ts
+ * getFormat(undefined, "t.json");    // "json"
+ * getFormat(undefined, "/dev/null"); // "npy"
+ * getFormat(undefined, undefined);   // "json" (standard output)
+ * ```
+ */
+export function getFormat(format: string | undefined, output: string | undefined): GetFormat {
+  if (format !== undefined) {
+    if (format !== "json" && format !== "npy") {
+      throw new UsageError(`unknown format ${JSON.stringify(format)} (expected json or npy)`, "get");
+    }
+    return format;
+  }
+  if (output === undefined) return "json";
+  return extname(output).toLowerCase() === ".json" ? "json" : "npy";
+}
+
+function cannotWrite(file: string, error: unknown): ZarrError {
+  return new ZarrError("INVALID_ARGUMENT", `Cannot write "${file}": ${(error as Error).message}`, { cause: error });
+}
+
+/**
+ * Writes `result` in `format` to the file `output`, or to `io` (standard output) when it
+ * is undefined. JSON goes out in pieces, so arrays whose text exceeds what one string can
+ * hold are written too.
+ */
+export async function writeGetOutput(result: ArrayData, format: GetFormat, output: string | undefined, io: CliIO): Promise<void> {
+  if (output === undefined) {
+    if (format === "json") await writeCanonicalJson(result, (text) => io.write(text));
+    else await io.write(encodeNpy(result));
+    return;
+  }
+  // Encode before opening, so a data type .npy cannot hold leaves no empty file behind.
+  const npy = format === "npy" ? encodeNpy(result) : undefined;
+  let file: Awaited<ReturnType<typeof open>>;
+  try {
+    file = await open(output, "w");
+  } catch (error) {
+    throw cannotWrite(output, error);
+  }
+  try {
+    const write = async (chunk: string | Uint8Array) => {
+      try {
+        await (typeof chunk === "string" ? file.write(chunk) : file.write(chunk));
+      } catch (error) {
+        throw cannotWrite(output, error);
+      }
+    };
+    if (npy !== undefined) await write(npy);
+    else await writeCanonicalJson(result, write);
+  } finally {
+    await file.close();
+  }
+}
