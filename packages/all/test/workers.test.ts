@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -265,5 +266,19 @@ describe("writes go through the same executor", () => {
     const got = (await get(arr)).data as Float32Array;
     const want = Float32Array.from(values, (v, i) => (i % 512 === 7 && i >= 10 * 512 && i < 300 * 512 ? -5 : v));
     expect(Buffer.compare(Buffer.from(got.buffer), Buffer.from(want.buffer))).toBe(0);
+  });
+});
+
+describe("worker threads and the process's Node flags", () => {
+  it("inherit per-process flags Node refuses when passed explicitly (--max-old-space-size)", () => {
+    const poolModule = new URL("../../core/dist/workers/index.js", import.meta.url).href;
+    const script = `import { createWorkerPool } from ${JSON.stringify(poolModule)};
+const pool = createWorkerPool({ size: 1 });
+const cpus = await pool.run("node:os", "availableParallelism", []);
+await pool.close();
+console.log("ran in a worker:", typeof cpus);`;
+    const r = spawnSync(process.execPath, ["--max-old-space-size=512", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("ran in a worker: number");
   });
 });

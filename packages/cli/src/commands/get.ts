@@ -26,6 +26,6 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   const selection = values.select === undefined ? undefined : parseSelection(values.select);
   const store = await openStoreArg(positionals[0], { writable: false });
   const array = await openArray(store, path, { registry: cliRegistry() });
-  const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers }), io.error);
+  const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers }));
   await writeGetOutput(result, format, values.output, io);
 }

@@ -149,7 +149,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   /** Writes the values (with the worker pool), deleting the new array again if that fails. */
   const writeValues = async (array: Parameters<typeof set>[0]) => {
     try {
-      await withWorkerPool(poolSize, (workers) => set(array, null, { data, shape: npy.shape }, { workers }), io.error);
+      await withWorkerPool(poolSize, (workers) => set(array, null, { data, shape: npy.shape }, { workers }));
     } catch (error) {
       // Do not leave a half-written array behind.
       await deleteNode(store, path).catch(() => undefined);

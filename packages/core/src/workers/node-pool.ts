@@ -11,17 +11,29 @@ import type { ResultMessage } from "./protocol.js";
 
 const RUNNER_URL = new URL(import.meta.url.endsWith(".ts") ? "../../dist/workers/runner.js" : "./runner.js", import.meta.url);
 
+/** Flags that take their value as the next argument, and that workers need to load modules. */
+const LOADING_FLAGS_WITH_VALUE = new Set(["--conditions", "-C", "--import", "--require", "-r", "--loader", "--experimental-loader"]);
+/** Flags (or `--flag=value` prefixes) passed on to workers: module loading and warnings. */
+const PASSED_PREFIXES = ["--conditions=", "-C=", "--import=", "--require=", "--loader=", "--experimental-loader=", "--experimental-", "--no-experimental-", "--enable-source-maps", "--no-warnings", "--no-deprecation"];
+
 /**
- * The parent's Node flags without the development-only "@zarr/source" export condition:
- * workers load compiled JavaScript, never the TypeScript sources that condition selects.
+ * The parent's Node flags that worker threads need to load modules the way it does
+ * (export conditions, loaders and preloads, experimental features) and nothing else:
+ * Node refuses V8 and per-process flags in a worker's `execArgv` (`--max-old-space-size`,
+ * `--stack-size`; ERR_WORKER_INVALID_EXEC_ARGV), and inheriting them all passes on ones
+ * that break a worker (`--input-type`). The development-only "@zarr/source" condition is
+ * dropped: workers load compiled JavaScript, never the TypeScript sources it selects.
  */
 function workerExecArgv(): string[] {
-  const out: string[] = [];
   const argv = process.execArgv;
+  const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if ((a === "--conditions" || a === "-C") && argv[i + 1] === "@zarr/source") i++;
-    else if (a !== "--conditions=@zarr/source" && a !== "-C=@zarr/source") out.push(a);
+    if (LOADING_FLAGS_WITH_VALUE.has(a)) {
+      const value = argv[++i];
+      if (value !== undefined && !((a === "--conditions" || a === "-C") && value === "@zarr/source")) out.push(a, value);
+    } else if (a === "--conditions=@zarr/source" || a === "-C=@zarr/source") continue;
+    else if (PASSED_PREFIXES.some((p) => a.startsWith(p))) out.push(a);
   }
   return out;
 }
