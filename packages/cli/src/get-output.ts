@@ -8,7 +8,7 @@ import type { ArrayData } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
 import type { CliIO } from "./cli-io.js";
 import { writeCanonicalJson } from "./json-stream.js";
-import { encodeNpy } from "./npy.js";
+import { encodeNpyParts } from "./npy.js";
 import { UsageError } from "./usage.js";
 
 /** An output format of `zarr get`. */
@@ -49,11 +49,15 @@ function cannotWrite(file: string, error: unknown): ZarrError {
 export async function writeGetOutput(result: ArrayData, format: GetFormat, output: string | undefined, io: CliIO): Promise<void> {
   if (output === undefined) {
     if (format === "json") await writeCanonicalJson(result, (text) => io.write(text));
-    else await io.write(encodeNpy(result));
+    else {
+      const { header, body } = encodeNpyParts(result);
+      await io.write(header);
+      await io.write(body);
+    }
     return;
   }
   // Encode before opening, so a data type .npy cannot hold leaves no empty file behind.
-  const npy = format === "npy" ? encodeNpy(result) : undefined;
+  const npy = format === "npy" ? encodeNpyParts(result) : undefined;
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(output, "w");
@@ -68,7 +72,10 @@ export async function writeGetOutput(result: ArrayData, format: GetFormat, outpu
         throw cannotWrite(output, error);
       }
     };
-    if (npy !== undefined) await write(npy);
+    if (npy !== undefined) {
+      await write(npy.header);
+      await write(npy.body);
+    }
     else await writeCanonicalJson(result, write);
   } finally {
     await file.close();

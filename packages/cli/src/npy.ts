@@ -123,6 +123,25 @@ export interface NpyInput {
  * ```
  */
 export function encodeNpy(array: NpyInput): Uint8Array {
+  const { header, body } = encodeNpyParts(array);
+  const out = new Uint8Array(header.length + body.length);
+  out.set(header, 0);
+  out.set(body, header.length);
+  return out;
+}
+
+/**
+ * The two parts of {@link encodeNpy}'s file, to write one after the other: the header,
+ * and the body, which for little-endian fixed-size data is a view of `array.data` itself
+ * (no copy of a result that may be gigabytes).
+ *
+ * @example
+ * ```ts
+ * const { header, body } = encodeNpyParts(await get(array));
+ * await file.writev([header, body]);
+ * ```
+ */
+export function encodeNpyParts(array: NpyInput): { header: Uint8Array; body: Uint8Array } {
   const { dataType, shape } = array;
   const count = shapeSize(shape);
   let descr: string;
@@ -149,9 +168,5 @@ export function encodeNpy(array: NpyInput): Uint8Array {
     const expected = count * (dataType.byteSize ?? 0);
     if (body.length !== expected) body = body.subarray(0, expected);
   }
-  const header = formatNpyHeader(descr, shape);
-  const out = new Uint8Array(header.length + body.length);
-  out.set(header, 0);
-  out.set(body, header.length);
-  return out;
+  return { header: formatNpyHeader(descr, shape), body };
 }

@@ -8,7 +8,7 @@ import { toCanonicalJson } from "@zarr/core";
 import { cStrides, type DataArray, type DataType, ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { decodeNpy, encodeNpy } from "../src/npy.js";
+import { decodeNpy, encodeNpy, encodeNpyParts } from "../src/npy.js";
 import { cliRegistry } from "../src/registry.js";
 import { jsonDifference, python } from "./helpers.js";
 
@@ -280,5 +280,18 @@ describe("malformed .npy files", () => {
     const structured = await failure(npyWith("{'descr': [('a', '<i4'), ('b', '<f8')], 'fortran_order': False, 'shape': (1,)}", new Uint8Array(12)));
     expect(structured.code).toBe("UNSUPPORTED");
     expect(structured.message).toMatch(/structured/);
+  });
+});
+
+describe("encodeNpyParts", () => {
+  it("gives the header and, for little-endian numbers, the result's own memory as the body", async () => {
+    const dt = await dataType("float32");
+    const data = Float32Array.from({ length: 12 }, (_, i) => i / 4);
+    const parts = encodeNpyParts({ data, shape: [3, 4], dataType: dt });
+    expect(parts.body.buffer).toBe(data.buffer); // no copy of a large result
+    expect(parts.body.byteLength).toBe(48);
+    const whole = encodeNpy({ data, shape: [3, 4], dataType: dt });
+    expect(Buffer.compare(Buffer.concat([parts.header, parts.body]), whole)).toBe(0);
+    expect(parts.header.length % 64).toBe(0); // NumPy aligns the data to 64 bytes
   });
 });
