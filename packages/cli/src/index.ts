@@ -6,5 +6,5 @@ export { main, run } from "./main.js";
 export { type CliIO, processIO } from "./cli-io.js";
 export { cliRegistry } from "./registry.js";
 export { openStoreArg, type OpenStoreArgOptions } from "./store-arg.js";
-export { decodeNpy, encodeNpy, type NpyArray, type NpyInput } from "./npy.js";
+export { decodeNpy, encodeNpy, encodeNpyParts, type NpyArray, type NpyInput } from "./npy.js";
 export { parseDescr, descrToDataTypeDefinition, dataTypeToDescr, type NpyDescr } from "./npy-dtypes.js";
