@@ -34,7 +34,8 @@ export function plan(array: ZarrArray, selection: Selection | null | undefined):
   const perDim = resolved.map((r, d) => projectDimension(r, array.chunkGrid.dims[d], array.shape[d]));
   const internalShape = resolved.map(resolvedLength);
   const outShape = resolved.filter((r) => r.kind !== "int").map(resolvedLength);
-  return { resolved, internalShape, outShape, projections: () => chunkProjections(perDim), total: countChunks(perDim) };
+  // First dimension fastest: chunks in flight together fill disjoint pages of a result.
+  return { resolved, internalShape, outShape, projections: () => chunkProjections(perDim, "F"), total: countChunks(perDim) };
 }
 
 export function isZeroFill(dataType: DataType, fill: Scalar): boolean {

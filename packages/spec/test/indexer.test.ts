@@ -256,6 +256,11 @@ describe("chunkProjections and linearChunkProjections", () => {
         expect(chunks.length).toBe(countChunks(perDim));
         const plain = [...chunkProjections(perDim)];
         expect(plain.map((c) => c.coords)).toEqual(chunks.map((c) => c.coords));
+        // F order: the C order of the dimensions reversed, first dimension fastest.
+        const fortran = [...chunkProjections(perDim, "F")];
+        const reversed = [...chunkProjections([...perDim].reverse())];
+        expect(fortran.map((c) => c.coords)).toEqual(reversed.map((c) => [...c.coords].reverse()));
+        expect(fortran.map((c) => c.src)).toEqual(reversed.map((c) => [...c.src].reverse()));
 
         const pos = dims.map((d) => positions(d.sel));
         const outShape = pos.map((p) => p.length);
@@ -294,6 +299,14 @@ describe("chunkProjections and linearChunkProjections", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("in F order, advances the first dimension fastest", () => {
+    const part = regularPartition(2, 6);
+    const all = { start: 0, step: 1, count: 6 };
+    const perDim = [projectDimension(all, part, 6), projectDimension(all, part, 6)];
+    expect([...chunkProjections(perDim, "F")].map((c) => c.coords.join(","))).toEqual(["0,0", "1,0", "2,0", "0,1", "1,1", "2,1", "0,2", "1,2", "2,2"]);
+    expect([...chunkProjections(perDim)].map((c) => c.coords.join(","))).toEqual(["0,0", "0,1", "0,2", "1,0", "1,1", "1,2", "2,0", "2,1", "2,2"]);
   });
 
   it("yields the single chunk of a 0-d selection and nothing when a dimension selects nothing", () => {
