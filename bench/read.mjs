@@ -84,7 +84,7 @@ await main(async () => {
         rows.push({ variant: v.name, selection: s.label, bytes: s.elements * 4, t: times });
         if (s.ours === null) {
           report.target({
-            name: `in-process ${v.name}, fresh result: zarrita.js / @zarr`,
+            name: `in-process ${v.name}, fresh result${workers ? `, ${workers} workers` : ", main thread"}: zarrita.js / @zarr`,
             value: times["zarrita.js (fresh result)"] / times["@zarr (fresh result)"],
             op: "≥",
             limit: 3,

@@ -23,6 +23,9 @@ const SCRIPTS = [
   { id: "cli-read", script: "cli-read.mjs", args: [] },
   { id: "read-floor", script: "read-floor.mjs", args: [] },
   { id: "read", script: "read.mjs", args: [] },
+  // The same with a worker pool of one thread per CPU (createWorkerPool), as a library user
+  // who wants the speed passes it.
+  { id: "read-workers", script: "read.mjs", args: ["--workers", String(CPUS)] },
   { id: "sharded", script: "sharded.mjs", args: [] },
   { id: "memory", script: "memory.mjs", args: [] },
   { id: "small-chunks", script: "small-chunks.mjs", args: [] },

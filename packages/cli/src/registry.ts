@@ -5,15 +5,44 @@
  * commands that read metadata only (`info`, `tree`) load none.
  */
 import { type AnyFormatEntry, createRegistry, type Registry } from "@zarr/core";
-import type { CodecEntry, LazyEntry, RegistryEntry, StoreEntry } from "@zarr/spec";
+import { type CodecEntry, type LazyEntry, type RegistryEntry, type StoreEntry, ZarrError } from "@zarr/spec";
 import { CODEC_CATALOG, STORE_CATALOG } from "./codec-catalog.js";
 
-let full: Promise<Registry> | undefined;
+/**
+ * The packages of @zarr/all's codecs and stores, each imported on first use. Literal
+ * specifiers, so that bundlers and Node resolve each package on its own: a command that
+ * reads a zstd array loads @zarr/codec-zstd, not every codec @zarr/all holds.
+ */
+const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = {
+  "@zarr/codec-gzip": () => import("@zarr/codec-gzip"),
+  "@zarr/codec-zstd": () => import("@zarr/codec-zstd"),
+  "@zarr/codec-blosc": () => import("@zarr/codec-blosc"),
+  "@zarr/codec-lz4": () => import("@zarr/codec-lz4"),
+  "@zarr/codec-bz2": () => import("@zarr/codec-bz2"),
+  "@zarr/codec-lzma": () => import("@zarr/codec-lzma"),
+  "@zarr/codec-crc32c": () => import("@zarr/codec-crc32c"),
+  "@zarr/codec-vlen": () => import("@zarr/codec-vlen"),
+  "@zarr/codec-sharding": () => import("@zarr/codec-sharding"),
+  "@zarr/codec-filters": () => import("@zarr/codec-filters"),
+  "@zarr/store-fs": () => import("@zarr/store-fs"),
+  "@zarr/store-http": () => import("@zarr/store-http"),
+  "@zarr/store-zip": () => import("@zarr/store-zip"),
+  "@zarr/store-s3": () => import("@zarr/store-s3"),
+};
 
-/** @zarr/all's registry (every codec and store), imported on first use. */
-function fullRegistry(): Promise<Registry> {
-  full ??= import("./full-registry.js").then((m) => m.fullRegistry);
-  return full;
+/** The registry entry of `type` named `name` among the exports of package `pkg` (arrays of entries included). */
+async function packageEntry<E extends CodecEntry | StoreEntry>(pkg: string, type: E["type"], name: string): Promise<E> {
+  const load = PACKAGES[pkg];
+  if (load === undefined) throw new ZarrError("UNSUPPORTED", `The zarr command does not know the package ${pkg}`);
+  const exports = await load();
+  for (const value of Object.values(exports)) {
+    for (const candidate of Array.isArray(value) ? value : [value]) {
+      const entry = candidate as Partial<LazyEntry<E>> & { type?: unknown; name?: unknown };
+      if (entry === null || typeof entry !== "object" || entry.type !== type || entry.name !== name) continue;
+      return entry.lazy === true && typeof entry.load === "function" ? entry.load() : (entry as E);
+    }
+  }
+  throw new ZarrError("UNSUPPORTED", `${pkg} exports no ${type} entry named "${name}"`);
 }
 
 const codecEntries: readonly LazyEntry<CodecEntry>[] = CODEC_CATALOG.map((c) => ({
@@ -22,7 +51,7 @@ const codecEntries: readonly LazyEntry<CodecEntry>[] = CODEC_CATALOG.map((c) => 
   aliases: c.aliases,
   package: c.package,
   lazy: true,
-  load: async () => (await fullRegistry()).codec(c.name),
+  load: () => packageEntry<CodecEntry>(c.package, "codec", c.name),
 }));
 
 const storeEntries: readonly LazyEntry<StoreEntry>[] = STORE_CATALOG.map((s) => ({
@@ -31,7 +60,7 @@ const storeEntries: readonly LazyEntry<StoreEntry>[] = STORE_CATALOG.map((s) => 
   aliases: s.schemes,
   package: s.package,
   lazy: true,
-  load: async () => (await fullRegistry()).store(s.name),
+  load: () => packageEntry<StoreEntry>(s.package, "store", s.name),
 }));
 
 /** Zarr v2 and the early v3 draft (@zarr/v2-compat), loaded the first time a path has no zarr.json. */
@@ -52,7 +81,7 @@ const entries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, .
  * The registry of the `zarr` command: @zarr/core's built-in entries (data types,
  * `regular`/`rectilinear` grids, `default`/`v2` key encodings, `bytes`, `transpose`)
  * plus every codec, store adapter and storage format of @zarr/all, as lazy entries: a
- * codec's package (and @zarr/all) loads when an array first needs one.
+ * codec's own package loads when an array first needs one.
  *
  * @example
  * ```ts

@@ -39,7 +39,7 @@ export function workerCount(command: string, text: string | undefined): number {
  */
 export async function withWorkerPool<T>(size: number, task: (workers: WorkerPool | undefined) => Promise<T>): Promise<T> {
   if (size <= 0) return task(undefined);
-  const { createWorkerPool } = await import("@zarr/all/workers");
+  const { createWorkerPool } = await import("@zarr/core/workers");
   const workers = createWorkerPool({ size });
   try {
     return await task(workers);

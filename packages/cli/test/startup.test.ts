@@ -96,5 +96,7 @@ describe("zarr info and tree load only what they use", () => {
     const get = await packagesLoaded([CLI, "get", store, "t2m", "--workers", "0"]);
     expect(JSON.parse(get.stdout).values).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5]);
     expect(get.packages.has("@zarr/codec-zstd")).toBe(true);
+    // ... and only that codec: not @zarr/all with every other one.
+    expect([...get.packages].filter((p) => /^@zarr\/(all|codec-(?!zstd$).*)$/.test(p))).toEqual([]);
   });
 });
