@@ -30,6 +30,7 @@ const SCRIPTS = [
   { id: "memory", script: "memory.mjs", args: [] },
   { id: "small-chunks", script: "small-chunks.mjs", args: [] },
   { id: "write", script: "write.mjs", args: ["--isolated"] },
+  { id: "write-workers", script: "write.mjs", args: ["--isolated", "--workers", String(CPUS)] },
 ];
 
 requireBuilt();

@@ -10,6 +10,7 @@
 //                                          so no writer inherits another's heap, GC debt or JIT state
 //   node bench/write.mjs --quick           1024×1024 (256×256 chunks), one repetition (alias: --smoke)
 //   node bench/write.mjs --only gzip       some variants
+//   node bench/write.mjs --workers 2       @zarr encodes in a pool of 2 worker threads (set(..., { workers }))
 //   options: --reps N  --size N --chunk C  --json FILE (for bench/report.mjs)
 //
 // zarr-python always runs in its own process. Times are of the writes alone (the values are
@@ -33,9 +34,10 @@ await main(async () => {
   const { n: N, c: C } = size(args, { n: 8192, c: 512 }, { n: 1024, c: 256 });
   const REPS = reps(args, 3);
   const isolated = args.flag("--isolated");
+  const workers = args.number("--workers", 0);
   const variants = pickVariants(args.list("--only"), WRITE_VARIANTS);
   const dir = join(dataRoot(), `write-${process.pid}`);
-  const mode = isolated ? "isolated" : "in-process";
+  const mode = `${isolated ? "isolated" : "in-process"}${workers > 0 ? `, ${workers} workers` : ""}`;
   const report = new Report({ script: "write.mjs", title: `Write (${mode}: @zarr vs zarrita.js vs zarr-python)`, args });
   report.line(`${N}×${N} float32 (${(N * N * 4) / MiB} MiB) from memory to local disk (${dir}), ${C}×${C} chunks; median of ${REPS}; ${CPUS} CPUs`);
   report.line(
@@ -43,6 +45,7 @@ await main(async () => {
       ? "@zarr and zarrita.js: each writer and codec in a process of its own (bench/lib/write-child.mjs); zarr-python in its own process"
       : "@zarr and zarrita.js: one after the other in this process; zarr-python in its own process",
   );
+  report.line(workers > 0 ? `@zarr encodes in ${workers} worker threads (createWorkerPool, passed to set)` : "@zarr: default options (encoding on the main thread)");
 
   const zarrita = await loadZarrita();
   if (!zarrita.ok) report.note(skipping("zarrita.js", zarrita.why));
@@ -59,12 +62,12 @@ await main(async () => {
         try {
           t[w] = isolated
             ? JSON.parse(
-                execFileSync(NODE, [join(LIB, "write-child.mjs"), w, v.name, String(N), String(C), String(REPS), join(dir, w)], {
+                execFileSync(NODE, [join(LIB, "write-child.mjs"), w, v.name, String(N), String(C), String(REPS), join(dir, w), String(workers)], {
                   encoding: "utf8",
                   stdio: ["ignore", "pipe", "pipe"],
                 }),
               )
-            : await WRITERS[w]({ dir, n: N, c: C, variant: v, values, reps: REPS });
+            : await WRITERS[w]({ dir, n: N, c: C, variant: v, values, reps: REPS, workers });
         } catch (error) {
           const message = error.stderr?.trim()
             ? error.stderr.trim().split("\n").pop().replace(/^write-child: /, "")

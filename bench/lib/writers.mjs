@@ -21,11 +21,14 @@ async function timeWrites(dir, reps, write) {
   return median(times);
 }
 
-/** @zarr: createArray + set of the whole array. */
-export async function writeOurs({ dir, n, c, variant, values, reps }) {
+/** @zarr: createArray + set of the whole array (with a pool of `workers` threads when > 0, created before timing). */
+export async function writeOurs({ dir, n, c, variant, values, reps, workers = 0 }) {
   const { createArray, set, FileSystemStore } = await import("@zarr/all");
+  const { createWorkerPool } = await import("@zarr/all/workers");
+  const pool = workers > 0 ? createWorkerPool({ size: workers }) : undefined;
   const path = join(dir, "ours.zarr");
-  return timeWrites(path, reps, async () => {
+  try {
+    return await timeWrites(path, reps, async () => {
     const arr = await createArray(new FileSystemStore(path), "", {
       shape: [n, n],
       chunkShape: [c, c],
@@ -33,8 +36,11 @@ export async function writeOurs({ dir, n, c, variant, values, reps }) {
       fillValue: 0,
       codecs: v3Codecs(variant),
     });
-    await set(arr, null, values);
+    await set(arr, null, values, { workers: pool });
   });
+  } finally {
+    await pool?.close();
+  }
 }
 
 /** zarrita.js: create + set of the whole array. */
