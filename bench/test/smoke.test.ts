@@ -7,9 +7,9 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { havePythonZarr, requirePythonZarr } from "../../../scripts/test-env.mjs";
+import { havePythonZarr, requirePythonZarr } from "../../scripts/test-env.mjs";
 
-const BENCH = join(import.meta.dirname, "..", "..", "..", "bench");
+const BENCH = join(import.meta.dirname, "..");
 /** Runs a bench script with --quick, prints its output (the markdown tables) and returns it. */
 const run = async (script: string, ...args: string[]) => {
   const { stdout } = await promisify(execFile)(process.execPath, [join(BENCH, script), "--quick", ...args], {
@@ -39,7 +39,7 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(/\| zstd +\| full +\| @zarr \(fresh result\)/);
     expect(out).toMatch(RATIO);
     expect(out).toMatch(TARGETS);
-    expect(out).toContain("in-process zstd, fresh result: zarrita.js / @zarr");
+    expect(out).toContain("in-process zstd, fresh result, 1 workers: zarrita.js / @zarr");
   });
 
   it("bench/cli-read.mjs times zarr get against zarrita.js (and zarr-python) processes", async () => {
