@@ -160,6 +160,13 @@ export function createShardingEntry(options: ShardingOptions = {}): CodecEntry {
     // Workers rebuild the codec from the default entry: only that one's tuning is theirs.
     ...(Object.keys(options).length === 0 ? { worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-sharding", exportName: "shardingIndexed" } } : {}),
     lightweight: true,
+    // The inner chain holds the array's elements; the index chain holds uint64 offsets.
+    async withDefaults(configuration, { multiByte, completeChain }) {
+      const out: JsonObject = { ...configuration };
+      if (Array.isArray(out.codecs)) out.codecs = await completeChain(out.codecs, multiByte);
+      if (Array.isArray(out.index_codecs)) out.index_codecs = await completeChain(out.index_codecs, true);
+      return out;
+    },
     async fromConfig(configuration: JsonObject, context: CodecBuildContext): Promise<ArrayToBytesCodec> {
       const { spec, path } = context;
       const config = parseShardingConfiguration(configuration, spec.shape, path);

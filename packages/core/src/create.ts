@@ -107,24 +107,22 @@ export function guessChunkShape(shape: readonly number[], itemSize: number, targ
 }
 
 /**
- * Fills in the `bytes` codec's `endian` ("little") when the caller left it out for a
- * multi-byte type, also inside sharding chains, so the written metadata is complete.
+ * A codec chain as given, each codec completed by its entry's `withDefaults` (the `bytes`
+ * codec's `endian` for multi-byte types, also inside sharding chains), so the written
+ * metadata is complete. Codecs the registry does not know are left as they are: building
+ * the pipeline reports them.
  */
-function withDefaultEndian(codec: ExtensionObject, multiByte: boolean): ExtensionObject {
-  if (codec.name === "bytes" && multiByte && codec.configuration.endian === undefined) {
-    return { ...codec, configuration: { ...codec.configuration, endian: "little" } };
+async function completeChain(chain: JsonValue, multiByte: boolean, registry: Registry): Promise<JsonValue> {
+  if (!Array.isArray(chain)) return chain;
+  const context = { multiByte, completeChain: (c: JsonValue, m: boolean) => completeChain(c, m, registry) };
+  const out: JsonValue[] = [];
+  for (const item of chain) {
+    const codec = toExtension(item as unknown as ExtensionLike);
+    const entry = registry.has("codec", codec.name) ? await registry.codec(codec.name) : undefined;
+    const configuration = entry?.withDefaults === undefined ? codec.configuration : await entry.withDefaults(codec.configuration, context);
+    out.push({ ...codec, configuration } as unknown as JsonValue);
   }
-  if (codec.name === "sharding_indexed") {
-    const config = { ...codec.configuration };
-    if (Array.isArray(config.codecs)) {
-      config.codecs = config.codecs.map((c) => withDefaultEndian(toExtension(c as ExtensionLike), multiByte) as unknown as JsonObject);
-    }
-    if (Array.isArray(config.index_codecs)) {
-      config.index_codecs = config.index_codecs.map((c) => withDefaultEndian(toExtension(c as ExtensionLike), true) as unknown as JsonObject);
-    }
-    return { ...codec, configuration: config };
-  }
-  return codec;
+  return out;
 }
 
 function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, registry: Registry): ExtensionObject[] {
@@ -203,8 +201,10 @@ export async function createArray(store: Store, path: string, options: CreateArr
     chunkGrid = { name: "regular", configuration: { chunk_shape: [...cs] } };
   }
   const kenc = options.chunkKeyEncoding ?? { name: "default" };
-  const codecs = options.codecs?.map((c) => withDefaultEndian(toExtension(c), dataType.componentSize > 1)) ??
-    defaultCodecs(dataType.kind, dataType.byteSize, registry);
+  const codecs =
+    options.codecs === undefined
+      ? defaultCodecs(dataType.kind, dataType.byteSize, registry)
+      : ((await completeChain(options.codecs.map(toExtension) as unknown as JsonValue, dataType.componentSize > 1, registry)) as unknown as ExtensionObject[]);
   const doc: JsonObject = {
     zarr_format: 3,
     node_type: "array",

@@ -7,7 +7,7 @@
 import type { DataType, Scalar } from "./data-type.js";
 import type { JsonPath } from "./errors.js";
 import type { ExtensionObject } from "./extension.js";
-import type { JsonObject } from "./json.js";
+import type { JsonObject, JsonValue } from "./json.js";
 import type { DimIndexer, NdArray } from "./ndarray.js";
 import type { ByteRange, ReadIntoRange } from "./store.js";
 import type { ModuleExport } from "./workers.js";
@@ -237,5 +237,20 @@ export interface CodecEntry {
    * only such codecs is never worth a trip to a worker.
    */
   readonly lightweight?: boolean;
+  /**
+   * The configuration with the fields a writer should fill in when the user left them out
+   * (the `bytes` codec's `endian` for multi-byte types), so that written metadata is
+   * complete. `completeChain` completes a nested codec chain the same way (sharding's).
+   * Omitted: the configuration is written as given.
+   */
+  withDefaults?(configuration: JsonObject, context: CodecDefaultsContext): JsonObject | Promise<JsonObject>;
   fromConfig(configuration: JsonObject, context: CodecBuildContext): Codec | Promise<Codec>;
+}
+
+/** What {@link CodecEntry.withDefaults} knows of the array. */
+export interface CodecDefaultsContext {
+  /** The array's elements have more than one byte per component (byte order matters). */
+  multiByte: boolean;
+  /** Completes a nested chain (each codec's own `withDefaults`), for elements of `multiByte`. */
+  completeChain(chain: JsonValue, multiByte: boolean): Promise<JsonValue>;
 }

@@ -43,6 +43,9 @@ export const bytesCodec: CodecEntry = {
   codecKind: "array_to_bytes",
   worker: { moduleUrl: workerModuleUrl(import.meta.url, "bytes.js"), moduleName: "@zarr/core/engine-task", exportName: "bytesCodec" },
   lightweight: true,
+  // Multi-byte types need a byte order: a writer fills in the little-endian default.
+  withDefaults: (configuration, { multiByte }) =>
+    multiByte && configuration.endian === undefined ? { ...configuration, endian: "little" } : configuration,
   fromConfig(configuration, { spec, path }): ArrayToBytesCodec {
     for (const k of Object.keys(configuration)) {
       if (k !== "endian") throw new MetadataError([...path, "configuration", k], `unknown configuration field "${k}"`);
