@@ -58,5 +58,6 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
   if (isDirectory === undefined && !options.writable) {
     throw new ZarrError("NODE_NOT_FOUND", `No store at "${arg}": the directory does not exist`);
   }
-  return new FileSystemStore(dir, { readOnly: !options.writable });
+  // A command is a batch process: blocking chunk reads skip libuv's thread-pool hand-offs.
+  return new FileSystemStore(dir, { readOnly: !options.writable, blockingReads: true });
 }

@@ -3,6 +3,7 @@
  * (`a/b/zarr.json` → `<root>/a/b/zarr.json`), values onto file contents.
  */
 import nodePath from "node:path";
+import { isMainThread } from "node:worker_threads";
 import {
   asZarrError,
   checkReadIntoRanges,
@@ -22,11 +23,19 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { errorCode, isMissing, lstat, readdir, removeTree, unlink } from "./fs-calls.js";
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
+import { readFileIntoSync, readWholeFileIntoSync } from "./read-file-blocking.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
 
 /** The module worker threads import for `workerStore`. */
 const THIS_MODULE = workerModuleUrl(import.meta.url, "file-system-store.js");
+
+/**
+ * With `blockingReads`, scatter reads of values up to this size block; larger ones go to
+ * libuv's thread pool, where several run at once (a 256 MiB read of 1 MiB chunks is
+ * about 5% faster that way, while 16 KiB chunks read a third faster blocking).
+ */
+const BLOCKING_READ_INTO_MAX = 256 * 1024;
 
 /** Options of {@link FileSystemStore}. */
 export interface FileSystemStoreOptions {
@@ -37,6 +46,14 @@ export interface FileSystemStoreOptions {
    * completed `set` survives a power loss. Slower; default `false` (atomic, not durable).
    */
   durable?: boolean;
+  /**
+   * Read chunks (`getInto`, and `readInto` of values up to 256 KiB) with blocking system
+   * calls instead of through libuv's thread pool: several times faster for many small chunks, but each read holds
+   * the calling thread for its duration. For batch processes (the `zarr` CLI uses it) and
+   * worker threads; a server's event loop is better off without. Default: true in worker
+   * threads, false on the main thread.
+   */
+  blockingReads?: boolean;
 }
 
 /**
@@ -65,6 +82,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   readonly readOnly: boolean;
   /** True when writes are fsynced before they become visible. */
   readonly durable: boolean;
+  /** True when chunk reads use blocking system calls (see `FileSystemStoreOptions.blockingReads`). */
+  readonly blockingReads: boolean;
   /** The root's real path, once a write has created or found it. */
   #realRoot: Promise<string> | undefined;
 
@@ -79,6 +98,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     this.root = nodePath.resolve(root);
     this.readOnly = options.readOnly ?? false;
     this.durable = options.durable ?? false;
+    this.blockingReads = options.blockingReads ?? !isMainThread;
   }
 
   /** Reads a whole value; `undefined` when there is no file at the key (or it is a directory). */
@@ -118,7 +138,10 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     const path = keyToPath(this.root, key);
     const [, end] = checkReadIntoRanges(key, ranges);
     try {
-      return await readFileInto(path, ranges, end, signal);
+      // Large scatter reads still go to the thread pool, where several overlap.
+      return this.blockingReads && end <= BLOCKING_READ_INTO_MAX
+        ? readFileIntoSync(path, ranges, end)
+        : await readFileInto(path, ranges, end, signal);
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }
@@ -133,7 +156,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
     try {
-      return await readWholeFileInto(path, spare, signal);
+      return this.blockingReads ? readWholeFileIntoSync(path, spare) : await readWholeFileInto(path, spare, signal);
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }

@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { FileSystemStore } from "../src/index.js";
 import { freshRoot, pattern } from "./helpers.js";
 
-describe("getInto (whole values into a reused buffer)", () => {
+describe.each([false, true])("getInto (whole values into a reused buffer), blockingReads: %s", (blockingReads) => {
   it("reads into the spare buffer when the value fits, else into a buffer of its own", async () => {
     const { root } = freshRoot();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { blockingReads });
     const value = pattern(5000, 7);
     await store.set("a/c/0/1", value);
     const spare = new Uint8Array(8000);
@@ -28,7 +28,7 @@ describe("getInto (whole values into a reused buffer)", () => {
 
   it("gives undefined where get does: missing keys, directories, a file as a directory", async () => {
     const { root } = freshRoot();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { blockingReads });
     await store.set("a/b", pattern(10));
     mkdirSync(join(root, "dir"));
     for (const key of ["nope", "a", "dir", "a/b/c"]) {
@@ -39,7 +39,7 @@ describe("getInto (whole values into a reused buffer)", () => {
 
   it("fails as get does, with STORE_FAILED naming the key", async () => {
     const { root } = freshRoot();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { blockingReads });
     mkdirSync(root, { recursive: true });
     symlinkSync("loop", join(root, "loop")); // ELOOP on open
     const viaGet = await store.get("loop").catch((e: unknown) => e);
@@ -49,7 +49,7 @@ describe("getInto (whole values into a reused buffer)", () => {
   });
 
   it("refuses keys that leave the store, as every other method does", async () => {
-    const store = new FileSystemStore(freshRoot().root);
+    const store = new FileSystemStore(freshRoot().root, { blockingReads });
     await expect(store.getInto("../outside", new Uint8Array(4))).rejects.toMatchObject({ code: "KEY_INVALID" });
   });
 });

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { FileSystemStore } from "../src/index.js";
 import { freshRoot, pattern, rejectsWith } from "./helpers.js";
 
-describe("readInto (scatter reads)", () => {
+describe.each([false, true])("readInto (scatter reads), blockingReads: %s", (blockingReads) => {
   it("copies each range of the file into its target, in any grouping", async () => {
     const { root } = freshRoot();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { blockingReads });
     const value = pattern(10_000, 3);
     await store.set("a/c/0", value);
     const out = new Uint8Array(20_000);
@@ -22,7 +22,7 @@ describe("readInto (scatter reads)", () => {
 
   it("handles more ranges than one readv takes", async () => {
     const { root } = freshRoot();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { blockingReads });
     const value = pattern(3000 * 8, 5);
     await store.set("k", value);
     const out = new Uint8Array(value.length);
@@ -34,7 +34,7 @@ describe("readInto (scatter reads)", () => {
 
   it("reports a missing key and a value too short for the ranges without reading", async () => {
     const { root } = freshRoot();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { blockingReads });
     expect(await store.readInto("nope", [{ offset: 0, target: new Uint8Array(4) }])).toBeUndefined();
     await store.set("short", pattern(10));
     const target = new Uint8Array(8);

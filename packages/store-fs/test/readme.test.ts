@@ -4,6 +4,6 @@ import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README example runs", () => {
   const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
-  expect(out).toContain("STORE_READ_ONLY");
+  expect(out).toContain("STORE_READ_ONLY\ntrue false");
   expect(out).toContain("prefixes: [ 't2m' ]");
 });
