@@ -1,6 +1,6 @@
 /**
  * The hot read paths of `read-file.ts` with blocking system calls, for stores made with
- * `blockingReads` (batch processes such as the CLI) and for worker threads: one `open`,
+ * `blockingReads` (batch processes such as the CLI): one `open`,
  * `fstat`, `read`/`readv` and `close` each, with no hand-off to libuv's thread pool and
  * back. Reading many small chunks this way takes a fraction of the time (4096 files of
  * 16 KiB: about 45 ms against 170 ms). The results are those of the asynchronous forms.
