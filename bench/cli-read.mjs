@@ -10,12 +10,10 @@
 //   options: --only gzip,zstd  --reps N  --size N --chunk C  --json FILE (for bench/report.mjs)
 //
 // Target: zarrita.js time / @zarr time ≥ 2 on compressed codecs.
-import { probeCliGet } from "./lib/cli.mjs";
-import { CPUS, LIB, MiB, NODE, PYTHON, loadZarrita, main, parseArgs, pythonZarr, reps, requireBuilt, size, skipping } from "./lib/common.mjs";
+import { peers, raceReaders } from "./lib/cli.mjs";
+import { CPUS, MiB, main, parseArgs, reps, requireBuilt, size } from "./lib/common.mjs";
 import { pickVariants, readData } from "./lib/data.mjs";
-import { race, timeProcess } from "./lib/measure.mjs";
 import { Report, ratio, seconds, throughput } from "./lib/output.mjs";
-import { join } from "node:path";
 
 await main(async () => {
   requireBuilt();
@@ -30,22 +28,12 @@ await main(async () => {
   report.line("zarrita.js: `node bench/lib/zarrita-read.mjs STORE` (zarrita.get of the whole array, into memory)");
   report.line("zarr-python: `python3 bench/lib/zarr_python.py read STORE_V2` (z[:] of the byte-identical v2 copy)");
 
-  const zarrita = await loadZarrita();
-  if (!zarrita.ok) report.note(skipping("zarrita.js", zarrita.why));
-  const python = pythonZarr();
-  if (!python.ok) report.note(skipping("zarr-python", python.why));
+  const available = await peers(report);
 
   const rows = [];
   for (const v of variants) {
     const data = await readData({ n, c, variant: v });
-    const cli = probeCliGet(data.v3);
-    if (cli.fallback) report.note(cli.fallback);
-    const contenders = { "@zarr": () => timeProcess(NODE, cli.args) };
-    if (zarrita.ok) contenders["zarrita.js"] = () => timeProcess(NODE, [join(LIB, "zarrita-read.mjs"), data.v3]);
-    if (python.ok && data.v2) contenders["zarr-python"] = () => timeProcess(PYTHON, [join(LIB, "zarr_python.py"), "read", data.v2]);
-    const { times, errors } = await race(contenders, { reps: REPS, warmup: args.quick ? 0 : 1 });
-    for (const [who, e] of Object.entries(errors)) report.note(`${v.name}: ${who} failed: ${e}`);
-    const t = times;
+    const t = await raceReaders(report, available, { label: v.name, ours: data.v3, zarrita: data.v3, python: data.v2, reps: REPS, quick: args.quick });
     rows.push([
       v.name,
       seconds(t["@zarr"]),

@@ -11,11 +11,9 @@
 //   options: --only raw,gzip  --reps N  --size N --chunk C  --json FILE
 //
 // Target: @zarr time / zarr-python time ≤ 1.3.
-import { join } from "node:path";
-import { probeCliGet } from "./lib/cli.mjs";
-import { CPUS, LIB, MiB, NODE, PYTHON, loadZarrita, main, parseArgs, pythonZarr, reps, requireBuilt, size, skipping } from "./lib/common.mjs";
+import { peers, raceReaders } from "./lib/cli.mjs";
+import { CPUS, MiB, main, parseArgs, reps, requireBuilt, size } from "./lib/common.mjs";
 import { SMALL_VARIANTS, pickVariants, smallChunkData } from "./lib/data.mjs";
-import { race, timeProcess } from "./lib/measure.mjs";
 import { Report, ratio, seconds, throughput } from "./lib/output.mjs";
 
 await main(async () => {
@@ -30,22 +28,13 @@ await main(async () => {
   report.line(`${n}×${n} float32 (${(bytes / MiB).toFixed(0)} MiB) in ${chunks} chunks of ${c}×${c}, Zarr v2; median of ${REPS}, taking turns; ${CPUS} CPUs`);
   report.line("@zarr: `zarr get STORE / -o /dev/null`; zarr-python: `python3 bench/lib/zarr_python.py read STORE`; zarrita.js: `node bench/lib/zarrita-read.mjs STORE`");
 
-  const zarrita = await loadZarrita();
-  if (!zarrita.ok) report.note(skipping("zarrita.js", zarrita.why));
-  const python = pythonZarr();
-  if (!python.ok) report.note(skipping("zarr-python", python.why));
+  const available = await peers(report);
 
   const rows = [];
   for (const v of variants) {
     const { path, writer } = await smallChunkData({ n, c, variant: v });
     if (writer !== "zarr-python") report.note(`${v.name}: data written by ${writer}`);
-    const cli = probeCliGet(path);
-    if (cli.fallback) report.note(cli.fallback);
-    const contenders = { "@zarr": () => timeProcess(NODE, cli.args) };
-    if (python.ok) contenders["zarr-python"] = () => timeProcess(PYTHON, [join(LIB, "zarr_python.py"), "read", path]);
-    if (zarrita.ok) contenders["zarrita.js"] = () => timeProcess(NODE, [join(LIB, "zarrita-read.mjs"), path]);
-    const { times: t, errors } = await race(contenders, { reps: REPS, warmup: args.quick ? 0 : 1 });
-    for (const [who, e] of Object.entries(errors)) report.note(`${v.name}: ${who} failed: ${e}`);
+    const t = await raceReaders(report, available, { label: v.name, ours: path, zarrita: path, python: path, reps: REPS, quick: args.quick });
     rows.push([
       v.name,
       seconds(t["@zarr"]),
