@@ -1,6 +1,7 @@
 /**
  * Where and how `zarr get` writes what it read: the format (given, or inferred from the
- * output file's name) and the writing itself, JSON in pieces, .npy in one piece.
+ * output file's name) and the writing itself: JSON in pieces, .npy as its header and then
+ * the result's own memory.
  */
 import { open } from "node:fs/promises";
 import { extname } from "node:path";
@@ -47,17 +48,14 @@ function cannotWrite(file: string, error: unknown): ZarrError {
  * hold are written too.
  */
 export async function writeGetOutput(result: ArrayData, format: GetFormat, output: string | undefined, io: CliIO): Promise<void> {
-  if (output === undefined) {
-    if (format === "json") await writeCanonicalJson(result, (text) => io.write(text));
-    else {
-      const { header, body } = encodeNpyParts(result);
-      await io.write(header);
-      await io.write(body);
-    }
-    return;
-  }
   // Encode before opening, so a data type .npy cannot hold leaves no empty file behind.
   const npy = format === "npy" ? encodeNpyParts(result) : undefined;
+  const emit = async (write: (piece: string | Uint8Array) => Promise<void>) => {
+    if (npy === undefined) return writeCanonicalJson(result, write);
+    await write(npy.header);
+    await write(npy.body);
+  };
+  if (output === undefined) return emit((piece) => io.write(piece));
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(output, "w");
@@ -65,18 +63,13 @@ export async function writeGetOutput(result: ArrayData, format: GetFormat, outpu
     throw cannotWrite(output, error);
   }
   try {
-    const write = async (chunk: string | Uint8Array) => {
+    await emit(async (piece) => {
       try {
-        await (typeof chunk === "string" ? file.write(chunk) : file.write(chunk));
+        await (typeof piece === "string" ? file.write(piece) : file.write(piece));
       } catch (error) {
         throw cannotWrite(output, error);
       }
-    };
-    if (npy !== undefined) {
-      await write(npy.header);
-      await write(npy.body);
-    }
-    else await writeCanonicalJson(result, write);
+    });
   } finally {
     await file.close();
   }

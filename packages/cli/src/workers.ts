@@ -29,8 +29,8 @@ export function workerCount(command: string, text: string | undefined): number {
  * pool afterwards, whatever happens. The pool is cheap until used: threads start only
  * when the engine hands one a chunk worth it (large, with a codec that is not
  * lightweight), so small reads never start one.
- * Workers inherit this process's Node flags (even per-process ones such as
- * `--max-old-space-size`, which Node refuses when passed to a worker explicitly).
+ * Workers get this process's module-loading Node flags only, so per-process ones such as
+ * `--max-old-space-size` do not stop them.
  *
  * @example
  * ```ts

@@ -204,7 +204,7 @@ export async function createArray(store: Store, path: string, options: CreateArr
   const codecs =
     options.codecs === undefined
       ? defaultCodecs(dataType.kind, dataType.byteSize, registry)
-      : ((await completeChain(options.codecs.map(toExtension) as unknown as JsonValue, dataType.componentSize > 1, registry)) as unknown as ExtensionObject[]);
+      : ((await completeChain(options.codecs as unknown as JsonValue, dataType.componentSize > 1, registry)) as unknown as ExtensionObject[]);
   const doc: JsonObject = {
     zarr_format: 3,
     node_type: "array",

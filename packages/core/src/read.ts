@@ -12,12 +12,11 @@ import {
   type NdArray,
   shapeSize,
   throwIfAborted,
-  type TypedArray,
   type WorkerPool,
   ZarrError,
 } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
-import { createExecutor } from "./engine/executor.js";
+import { createExecutor, memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
 import type { Selection } from "./selection.js";
@@ -126,9 +125,12 @@ function checkedOut(out: DataArray, dataType: DataType, elements: number): DataA
   return out;
 }
 
-/** A typed array of the data type's storage class, on a SharedArrayBuffer (workers write into it). */
+/**
+ * A typed array of the data type's storage class, on a SharedArrayBuffer (workers write
+ * into it). Only asked for when the executor uses workers, i.e. for plain-memory types.
+ */
 function sharedAllocate(dataType: DataType, elements: number): DataArray {
-  const Ctor = dataType.allocate(0).constructor as unknown as { new (b: SharedArrayBuffer): TypedArray; BYTES_PER_ELEMENT: number };
-  return new Ctor(new SharedArrayBuffer(elements * dataType.width * Ctor.BYTES_PER_ELEMENT));
+  const Storage = memoryStorage(dataType) as TypedArrayConstructor;
+  return new Storage(new SharedArrayBuffer(elements * dataType.width * Storage.BYTES_PER_ELEMENT));
 }
 

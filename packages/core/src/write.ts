@@ -216,7 +216,7 @@ export async function set(
     }
   }
   const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;
-  const executor = createExecutor(array, options);
+  const job: WriteJob = { array, executor: createExecutor(array, options), view, scalar, writeEmpty, signal };
   let done = 0;
   await mapConcurrent(
     p.projections(),
@@ -224,11 +224,8 @@ export async function set(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      if (!proj.covers && codecs.encodePartial !== undefined) {
-        await writePartial(array, key, spec, proj.src, proj.dst, view, scalar, writeEmpty, options);
-      } else {
-        await writeChunk(array, executor, key, spec, proj, view, scalar, writeEmpty, signal);
-      }
+      if (!proj.covers && codecs.encodePartial !== undefined) await writePartial(job, key, spec, proj);
+      else await writeChunk(job, key, spec, proj);
       done++;
       onProgress?.({ done, total: p.total });
     },
@@ -236,22 +233,23 @@ export async function set(
   );
 }
 
+/** What every chunk write of one `set` shares: the array, the value (an array view or a scalar) and the options. */
+interface WriteJob {
+  array: ZarrArray;
+  executor: Executor;
+  view: NdArray | undefined;
+  scalar: Scalar | undefined;
+  writeEmpty: boolean;
+  signal: AbortSignal | undefined;
+}
+
 /**
  * Writes one chunk: its elements are assembled once (in a reused buffer, or taken straight
  * from the caller's memory when the chunk is one contiguous run of it), then encoded by
  * the executor and written with no further copy.
  */
-async function writeChunk(
-  array: ZarrArray,
-  executor: Executor,
-  key: string,
-  spec: ChunkSpec,
-  proj: ChunkProjection,
-  view: NdArray | undefined,
-  scalar: Scalar | undefined,
-  writeEmpty: boolean,
-  signal: AbortSignal | undefined,
-): Promise<void> {
+async function writeChunk(job: WriteJob, key: string, spec: ChunkSpec, proj: ChunkProjection): Promise<void> {
+  const { array, executor, view, scalar, writeEmpty, signal } = job;
   const { store, dataType, fillValue } = array;
   const n = shapeSize(spec.shape);
   // A chunk at the array's edge is covered when every element inside the array is
@@ -315,20 +313,10 @@ function contiguousChunk(view: NdArray, dst: DimIndexer[], shape: number[], widt
 }
 
 /** Writes the part of a chunk a selection touches through the codec's own partial encoder (sharding). */
-async function writePartial(
-  array: ZarrArray,
-  key: string,
-  spec: ChunkSpec,
-  projSrc: DimIndexer[],
-  projDst: DimIndexer[],
-  view: NdArray | undefined,
-  scalar: Scalar | undefined,
-  writeEmpty: boolean,
-  options: SetOptions,
-): Promise<void> {
+async function writePartial(job: WriteJob, key: string, spec: ChunkSpec, proj: ChunkProjection): Promise<void> {
+  const { array, view, scalar, writeEmpty, signal } = job;
   const { store, dataType, codecs } = array;
-  const signal = options.signal;
-  const [src, dst] = ascending(projSrc, projDst);
+  const [src, dst] = ascending(proj.src, proj.dst);
   let value: ChunkUpdate["value"];
   if (view !== undefined) {
     const lengths = src.map(indexerLength);

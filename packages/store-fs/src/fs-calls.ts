@@ -95,6 +95,17 @@ export async function readFully(fd: number, into: Uint8Array, position: number):
   return done;
 }
 
+/** {@link readFully} with blocking calls. */
+export function readFullySync(fd: number, into: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < into.length) {
+    const n = fs.readSync(fd, into, done, Math.min(into.length - done, MAX_IO_CHUNK), position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
 function writeOnce(fd: number, from: Uint8Array, offset: number, length: number, position: number): Promise<number> {
   return new Promise((resolve, reject) => {
     fs.write(fd, from, offset, length, position, (error, written) => (error ? reject(error) : resolve(written)));
@@ -193,11 +204,30 @@ export async function readvFully(fd: number, buffers: Uint8Array[], position: nu
     const n = await readv(fd, pending, at);
     if (n === 0) return false;
     at += n;
-    let skip = n;
-    let k = 0;
-    while (k < pending.length && skip >= pending[k].length) skip -= pending[k++].length;
-    pending = pending.slice(k);
-    if (skip > 0) pending[0] = pending[0].subarray(skip);
+    pending = unfilled(pending, n);
   }
   return true;
+}
+
+/** {@link readvFully} with blocking calls. */
+export function readvFullySync(fd: number, buffers: Uint8Array[], position: number): boolean {
+  let pending = buffers;
+  let at = position;
+  while (pending.length > 0) {
+    const n = fs.readvSync(fd, pending, at);
+    if (n === 0) return false;
+    at += n;
+    pending = unfilled(pending, n);
+  }
+  return true;
+}
+
+/** What a read of `n` bytes into `buffers` (in order) left to fill. */
+function unfilled(buffers: Uint8Array[], n: number): Uint8Array[] {
+  let skip = n;
+  let k = 0;
+  while (k < buffers.length && skip >= buffers[k].length) skip -= buffers[k++].length;
+  const rest = buffers.slice(k);
+  if (skip > 0) rest[0] = rest[0].subarray(skip);
+  return rest;
 }

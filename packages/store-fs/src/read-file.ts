@@ -116,6 +116,25 @@ export async function fileSize(path: string): Promise<number | undefined> {
 const MAX_IOVECS = 1024;
 
 /**
+ * The `readv` calls of a scatter read: runs of ranges consecutive in the file (at most
+ * {@link MAX_IOVECS} each), as the file position and the buffers to fill from it.
+ */
+export function* readvGroups(ranges: readonly ReadIntoRange[]): Generator<{ position: number; buffers: Uint8Array[] }> {
+  let i = 0;
+  while (i < ranges.length) {
+    const start = ranges[i].offset;
+    let position = start;
+    const buffers: Uint8Array[] = [];
+    while (i < ranges.length && ranges[i].offset === position && buffers.length < MAX_IOVECS) {
+      buffers.push(ranges[i].target);
+      position += ranges[i].target.length;
+      i++;
+    }
+    yield { position: start, buffers };
+  }
+}
+
+/**
  * Scatter read: fills each target with the file's bytes at its offset, batching
  * consecutive ranges into `readv` calls so the kernel copies straight into the caller's
  * memory. `end` is where the last range ends (`checkReadIntoRanges`). Resolves the file
@@ -132,19 +151,10 @@ export function readFileInto(
     const stats = await fstat(fd);
     if (!stats.isFile()) return undefined;
     if (end > stats.size) return stats.size;
-    let i = 0;
-    while (i < ranges.length) {
+    for (const { position, buffers } of readvGroups(ranges)) {
       throwIfAborted(signal);
-      const start = ranges[i].offset;
-      let position = start;
-      const buffers: Uint8Array[] = [];
-      while (i < ranges.length && ranges[i].offset === position && buffers.length < MAX_IOVECS) {
-        buffers.push(ranges[i].target);
-        position += ranges[i].target.length;
-        i++;
-      }
       // A file shortened by someone else between fstat and here reads short: report its new size.
-      if (!(await readvFully(fd, buffers, start))) return (await fstat(fd)).size;
+      if (!(await readvFully(fd, buffers, position))) return (await fstat(fd)).size;
     }
     return stats.size;
   });

@@ -23,14 +23,13 @@ import type { ZarrArray } from "../nodes.js";
 import { readThroughCache } from "./cached-read.js";
 import { storeSource } from "./store-source.js";
 import { giveScratch, takeScratch } from "./scratch.js";
+// By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";
 import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
 
 /** Chunks that decode to fewer bytes than this stay on the calling thread: the trip would cost more. */
 export const WORKER_MIN_BYTES = 64 * 1024;
 
-/** By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`). */
-const WORKER_TASK = ENGINE_TASK_MODULE;
 
 /** One chunk to read: its key, its representation, and where its selected elements go. */
 export interface ChunkReadTask {
@@ -104,23 +103,22 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   const workerArray = describeArray(array);
   const recipe = store.workerStore?.();
   const itemBytes = array.dataType.byteSize ?? 0;
+  // Workers see only shared memory, and small chunks are not worth the trip.
+  const worthSending = (data: unknown, spec: ChunkSpec): boolean =>
+    ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer && shapeSize(spec.shape) * itemBytes >= WORKER_MIN_BYTES;
   return {
     wantsSharedResult: true,
     read(task) {
-      const out = task.target.out.data;
-      const shared = ArrayBuffer.isView(out) && out.buffer instanceof SharedArrayBuffer;
-      if (!shared || shapeSize(task.spec.shape) * itemBytes < WORKER_MIN_BYTES) return local(task);
+      if (!worthSending(task.target.out.data, task.spec)) return local(task);
       // Without a store of their own, workers get the bytes from here; a shard is then read
       // whole, which pays only when the selection needs all of it.
       if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
       return readInWorker(pool, workerArray, store, recipe, task, signal);
     },
     encode(task) {
-      const data = task.chunk.data;
-      const shared = ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer;
-      if (!shared || shapeSize(task.spec.shape) * itemBytes < WORKER_MIN_BYTES) return encodeLocal(task);
-      const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: data as TypedArray };
-      return pool.run<Uint8Array>(WORKER_TASK, "encodeChunk", [call]);
+      if (!worthSending(task.chunk.data, task.spec)) return encodeLocal(task);
+      const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: task.chunk.data as TypedArray };
+      return pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call]);
     },
     chunkBuffer,
   };
@@ -133,19 +131,26 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
 function takeChunkBuffer(dataType: DataType, shape: number[], onShared: boolean): ChunkBuffer {
   const n = shapeSize(shape);
   const stride = cStrides(shape);
-  const empty = dataType.allocate(0);
-  if (dataType.bytesAreMemory !== true || !ArrayBuffer.isView(empty)) {
-    return { chunk: { data: dataType.allocate(n), shape, stride }, release() {} };
-  }
-  const Ctor = empty.constructor as unknown as TypedArrayConstructor;
-  const bytes = takeScratch(n * dataType.width * Ctor.BYTES_PER_ELEMENT, onShared);
-  const data = new Ctor(bytes.buffer, 0, n * dataType.width);
+  const Storage = memoryStorage(dataType);
+  if (Storage === undefined) return { chunk: { data: dataType.allocate(n), shape, stride }, release() {} };
+  const bytes = takeScratch(n * dataType.width * Storage.BYTES_PER_ELEMENT, onShared);
+  const data = new Storage(bytes.buffer, 0, n * dataType.width);
   return { chunk: { data, shape, stride }, release: () => giveScratch(bytes) };
 }
 
-interface TypedArrayConstructor {
-  new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray;
+/** A typed-array class, as `memoryStorage` gives it. */
+export interface TypedArrayConstructor {
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArray;
   BYTES_PER_ELEMENT: number;
+}
+
+/**
+ * The typed-array class of `dataType`'s storage when its elements are plain memory (so a
+ * view over any buffer, shared or reused, can hold them); undefined for strings, objects.
+ */
+export function memoryStorage(dataType: DataType): TypedArrayConstructor | undefined {
+  const empty = dataType.allocate(0);
+  return dataType.bytesAreMemory === true && ArrayBuffer.isView(empty) ? (empty.constructor as unknown as TypedArrayConstructor) : undefined;
 }
 
 /** The pool, when chunks of `array` can and should be decoded in it. */
@@ -200,5 +205,5 @@ async function readInWorker(
     dst: dst as WorkerChunkRead["dst"],
     outIsZero: outIsZero === true,
   };
-  return pool.run<boolean>(WORKER_TASK, "readChunk", [call], transfer);
+  return pool.run<boolean>(ENGINE_TASK_MODULE, "readChunk", [call], transfer);
 }

@@ -23,6 +23,7 @@ import {
 } from "@zarr/spec";
 import { buildPipeline } from "../pipeline.js";
 import { createRegistry } from "../registry.js";
+import { ownsBuffer } from "../workers/protocol.js";
 import { loadWorkerModule } from "../workers/worker-modules.js";
 import { storeSource } from "./store-source.js";
 
@@ -147,6 +148,5 @@ export async function encodeChunk(task: WorkerChunkEncode): Promise<Uint8Array> 
   const bytes = await pipeline.encode({ data: task.data, shape: task.shape, stride: cStrides(task.shape) }, spec, { key: task.key });
   // Bytes that are a view (of the shared chunk, or of a larger buffer) are copied once so
   // that the reply owns its buffer and can move it.
-  const owned = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return owned ? bytes : bytes.slice();
+  return ownsBuffer(bytes) ? bytes : bytes.slice();
 }

@@ -13,11 +13,16 @@ export type ResultMessage =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { name: string; message: string; code?: string; key?: string } };
 
+/** True when `v` is a view of a whole (unshared) ArrayBuffer, which can be moved to another thread. */
+export function ownsBuffer(v: unknown): v is ArrayBufferView & { buffer: ArrayBuffer } {
+  return ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength;
+}
+
 /** Buffers of typed arrays in `value` (top level or one array deep) that own their ArrayBuffer, to move instead of copy. */
 export function ownedBuffers(value: unknown): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   const visit = (v: unknown) => {
-    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) {
+    if (ownsBuffer(v)) {
       if (!out.includes(v.buffer)) out.push(v.buffer);
     }
   };
