@@ -1,0 +1,77 @@
+/** `zarr geozarr from-geotiff`: imports a GeoTIFF as a GeoZarr Dataset (optionally with a pyramid). */
+
+import { normalizePath } from "@zarr/core";
+import { v2Writer } from "@zarr/geozarr";
+import type { GeoTiffImportOptions } from "@zarr/geozarr/geotiff";
+import { type JsonObject, stringifyJson } from "@zarr/spec";
+import type { CliIO } from "../../cli-io.js";
+import { cliRegistry } from "../../registry.js";
+import { openStoreArg } from "../../store-arg.js";
+import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
+import { bar, fmt, interruptible, parseFactors, parseMinSize, parsePair, parseResamplingOption } from "./shared.js";
+
+/** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
+export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("geozarr", args, {
+    chunks: { type: "string" },
+    pyramid: { type: "boolean" },
+    factors: { type: "string" },
+    resampling: { type: "string" },
+    "min-size": { type: "string" },
+    "zarr-format": { type: "string" },
+    crs: { type: "string" },
+    overwrite: { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (values.help) {
+    await io.write(`${USAGE.geozarr}\n`);
+    return;
+  }
+  expectPositionals("geozarr", positionals, 2, 3);
+  const format = values["zarr-format"] ?? "3";
+  if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format is 2 or 3, not "${format}"`, "geozarr");
+  const registry = cliRegistry();
+  const options: GeoTiffImportOptions = { registry, overwrite: values.overwrite === true };
+  if (format === "2") options.writer = v2Writer({ registry });
+  if (values.chunks !== undefined) options.chunkShape = parsePair(values.chunks, "--chunks");
+  if (values.crs !== undefined) {
+    if (!/^[A-Za-z]+:\S+$/.test(values.crs)) throw new UsageError(`--crs is AUTHORITY:CODE (e.g. EPSG:2056), not "${values.crs}"`, "geozarr");
+    options.crs = { code: values.crs.toUpperCase() };
+  }
+  const pyramidFlags = (["factors", "resampling", "min-size"] as const).filter((k) => values[k] !== undefined);
+  if (values.pyramid !== true && pyramidFlags.length > 0) throw new UsageError(`--${pyramidFlags[0]} needs --pyramid`, "geozarr");
+  if (values.pyramid === true) {
+    const pyramid: NonNullable<Exclude<GeoTiffImportOptions["pyramid"], boolean>> = {};
+    if (values.factors !== undefined) pyramid.factors = parseFactors(values.factors);
+    if (values.resampling !== undefined) pyramid.resampling = parseResamplingOption(values.resampling);
+    if (values["min-size"] !== undefined) pyramid.minSize = parseMinSize(values["min-size"]);
+    options.pyramid = pyramid;
+  }
+  // Loaded on demand: the geotiff decoder is only needed by this subcommand.
+  const { importGeoTiff } = await import("@zarr/geozarr/geotiff");
+  const dst = await openStoreArg(positionals[1], { writable: true });
+  const progress = process.stderr.isTTY ? bar() : undefined;
+  options.onProgress = (p) => progress?.(p.done, p.total, p.phase === "read" ? "reading" : "pyramid");
+  await interruptible(async (signal) => {
+    const result = await importGeoTiff(positionals[0], dst, normalizePath(positionals[2] ?? ""), { ...options, signal });
+    if (progress !== undefined) process.stderr.write("\n");
+    if (values.json) {
+      await io.write(`${stringifyJson(result as unknown as JsonObject, 2)}\n`);
+      return;
+    }
+    const where = `${positionals[1]}${result.path === "" ? "" : `/${result.path}`}`;
+    const lines = [
+      `imported ${result.variables.length} band(s) of ${positionals[0]} to ${where} (Zarr v${result.format}${result.pyramid === undefined ? "" : ", Multiscale Dataset"}):`,
+      `  bands:      ${result.variables.join(", ")}`,
+      `  data type:  ${result.dataType}${result.nodata === undefined ? "" : `, nodata ${result.nodata}`}`,
+      `  shape:      ${result.shape[0]}×${result.shape[1]}, chunks ${result.chunkShape.join("×")} (TIFF ${result.layout.tiled ? "tiles" : "strips"} ${result.layout.blockShape.join("×")})`,
+      `  crs:        ${result.crs.code ?? "(given)"}`,
+      `  transform:  [${result.transform.map(fmt).join(", ")}]${result.registration === "node" ? " (node registration)" : ""}`,
+    ];
+    if (result.pyramid !== undefined) {
+      lines.push(`  levels:     ${result.pyramid.levels.map((l) => `${l.asset} ${l.shape[0]}×${l.shape[1]}`).join(", ")}`);
+    }
+    for (const w of result.warnings) lines.push(`warning: ${w}`);
+    await io.write(`${lines.join("\n")}\n`);
+  });
+}

@@ -1,0 +1,62 @@
+/** `zarr geozarr pyramid`: builds a multiscale pyramid of a Dataset into another store. */
+
+import { normalizePath } from "@zarr/core";
+import { buildPyramid, loadHierarchy, type PyramidOptions } from "@zarr/geozarr";
+import type { CliIO } from "../../cli-io.js";
+import { cliRegistry } from "../../registry.js";
+import { openStoreArg } from "../../store-arg.js";
+import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
+import { bar, interruptible, parseFactors, parseMinSize, parsePair, parseResamplingOption } from "./shared.js";
+
+/** Runs `zarr geozarr pyramid SRC DST`. */
+export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("geozarr", args, {
+    factors: { type: "string" },
+    resampling: { type: "string" },
+    "min-size": { type: "string" },
+    chunks: { type: "string" },
+    shards: { type: "string" },
+    nodata: { type: "string" },
+    variables: { type: "string" },
+    "src-path": { type: "string" },
+    "dst-path": { type: "string" },
+    "gdal-crs": { type: "boolean" },
+    overwrite: { type: "boolean" },
+    concurrency: { type: "string", short: "j" },
+  });
+  if (values.help) {
+    await io.write(`${USAGE.geozarr}\n`);
+    return;
+  }
+  expectPositionals("geozarr", positionals, 2, 2);
+  const options: PyramidOptions = { registry: cliRegistry(), overwrite: values.overwrite === true, gdalCrs: values["gdal-crs"] === true };
+  if (values.factors !== undefined) options.factors = parseFactors(values.factors);
+  if (values.resampling !== undefined) options.resampling = parseResamplingOption(values.resampling);
+  if (values["min-size"] !== undefined) options.minSize = parseMinSize(values["min-size"]);
+  if (values.chunks !== undefined) options.chunkShape = parsePair(values.chunks, "--chunks");
+  if (values.shards !== undefined) options.shardShape = parsePair(values.shards, "--shards");
+  if (values.nodata !== undefined) {
+    const n = values.nodata === "fill_value" ? "fill_value" : Number(values.nodata);
+    if (n !== "fill_value" && Number.isNaN(n)) throw new UsageError(`--nodata is a number or fill_value, not "${values.nodata}"`, "geozarr");
+    options.nodata = n;
+  }
+  if (values.variables !== undefined) options.variables = values.variables.split(",").map((s) => s.trim());
+  if (values["dst-path"] !== undefined) options.targetPath = normalizePath(values["dst-path"]);
+  if (values.concurrency !== undefined) options.concurrency = integerOption("geozarr", "--concurrency", values.concurrency, 1, 1024, 4);
+  const src = await openStoreArg(positionals[0], { writable: false });
+  const dst = await openStoreArg(positionals[1], { writable: true });
+  const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry: options.registry });
+  const progress = process.stderr.isTTY ? bar() : undefined;
+  options.onProgress = (p) => progress?.(p.done, p.total, `level ${p.level} ${p.variable}`);
+  await interruptible(async (signal) => {
+    const result = await buildPyramid(h, dst, { ...options, signal });
+    if (progress !== undefined) process.stderr.write("\n");
+    const lines = [`wrote ${result.levels.length} level(s) of ${result.variables.length} variable(s) to ${positionals[1]}${result.path === "" ? "" : `/${result.path}`}:`];
+    for (const l of result.levels) {
+      lines.push(`  ${l.asset.padEnd(6)} ${l.shape[0]}×${l.shape[1]}  ×${l.cumulative}  chunks ${l.chunkShape.join("×")}${l.shardShape ? ` shards ${l.shardShape.join("×")}` : ""}`);
+    }
+    lines.push(`  resampling: ${result.variables.map((v) => `${v.name}=${v.resampling}${v.nodata === undefined ? "" : ` (nodata ${v.nodata})`}`).join(", ")}`);
+    await io.write(`${lines.join("\n")}\n`);
+  });
+}
+

@@ -1,0 +1,81 @@
+/**
+ * What the `zarr geozarr` subcommands share: loading a hierarchy with the CLI's registry,
+ * the options pyramid and from-geotiff both take, number formatting and the progress bar.
+ */
+
+import { normalizePath } from "@zarr/core";
+import { type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
+import { cliRegistry } from "../../registry.js";
+import { openStoreArg } from "../../store-arg.js";
+import { UsageError } from "../../usage.js";
+
+/** Opens a store read-only and loads the hierarchy under `path` with the CLI's registry (every codec, Zarr v2 too). */
+export async function loadForReading(storeArg: string, path: string | undefined): Promise<GeoHierarchy> {
+  const store = await openStoreArg(storeArg, { writable: false });
+  return loadHierarchy(store, { path: normalizePath(path ?? ""), registry: cliRegistry() });
+}
+
+/** A number as people read it: integers whole, others to six decimals. */
+export function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 1e6) / 1e6);
+}
+
+/** `N` or `ROWS,COLS`, positive integers. */
+export function parsePair(text: string, what: string): [number, number] {
+  const parts = text.split(",").map((s) => Number(s.trim()));
+  if (parts.length === 1) parts.push(parts[0]);
+  if (parts.length !== 2 || parts.some((n) => !Number.isSafeInteger(n) || n < 1)) throw new UsageError(`${what} is N or ROWS,COLS (positive integers), not "${text}"`, "geozarr");
+  return [parts[0], parts[1]];
+}
+
+/** `--factors`: one factor or a list per level, integers ≥ 2. */
+export function parseFactors(text: string): number | number[] {
+  const fs = text.split(",").map((s) => Number(s.trim()));
+  if (fs.some((f) => !Number.isSafeInteger(f) || f < 2)) throw new UsageError(`--factors is a list of integers ≥ 2, e.g. 2,3,2, not "${text}"`, "geozarr");
+  return fs.length === 1 ? fs[0] : fs;
+}
+
+/** `--resampling`: one method, or `NAME=METHOD,...` per variable (band). */
+export function parseResamplingOption(text: string): string | Record<string, string> {
+  if (!text.includes("=")) return text;
+  const map: Record<string, string> = {};
+  for (const part of text.split(",")) {
+    const [k, v] = part.split("=");
+    if (k === undefined || v === undefined || k.trim() === "" || v.trim() === "") throw new UsageError(`--resampling is METHOD or VAR=METHOD,..., not "${text}"`, "geozarr");
+    map[k.trim()] = v.trim();
+  }
+  return map;
+}
+
+/** `--min-size`: a positive integer. */
+export function parseMinSize(text: string): number {
+  const m = Number(text);
+  if (!Number.isSafeInteger(m) || m < 1) throw new UsageError(`--min-size is a positive integer, not "${text}"`, "geozarr");
+  return m;
+}
+
+/** Runs `body` with an abort signal that Ctrl-C fires. */
+export async function interruptible<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", stop);
+  try {
+    return await body(controller.signal);
+  } finally {
+    process.removeListener("SIGINT", stop);
+  }
+}
+
+/** A progress bar on standard error: `[#####-----]  50% 120/240 chunks  level 2 b04`. */
+export function bar(): (done: number, total: number, label: string) => void {
+  let last = 0;
+  return (done, total, label) => {
+    const now = Date.now();
+    if (now - last < 100 && done !== total) return;
+    last = now;
+    const f = total > 0 ? done / total : 1;
+    const filled = Math.round(f * 24);
+    process.stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(24 - filled)}] ${`${Math.floor(f * 100)}%`.padStart(4)} ${done}/${total} chunks  ${label}\x1b[K`);
+  };
+}
+

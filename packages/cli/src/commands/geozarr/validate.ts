@@ -1,0 +1,60 @@
+/** `zarr geozarr validate`: the GeoZarr rules over a hierarchy, for people and programs. */
+import { type Finding, listRules, type Severity, validateHierarchy } from "@zarr/geozarr";
+import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
+import type { CliIO } from "../../cli-io.js";
+import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
+import { loadForReading } from "./shared.js";
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+function findingLine(f: Finding): string {
+  const where = `${f.path || "/"}${f.pointer === "" ? "" : ` ${f.pointer}`}`;
+  return `${f.severity.padEnd(7)} ${f.rule}  ${where}\n        ${f.message}`;
+}
+
+/** Runs `zarr geozarr validate STORE [PATH]`. */
+export async function validateCommand(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseCommandArgs("geozarr", args, {
+    json: { type: "boolean" },
+    rules: { type: "boolean" },
+    "min-severity": { type: "string" },
+    tolerance: { type: "string" },
+  });
+  if (values.help) {
+    await io.write(`${USAGE.geozarr}\n`);
+    return;
+  }
+  if (values.rules) {
+    const rules = listRules();
+    if (values.json) await io.write(`${stringifyJson(rules as unknown as JsonObject[], 2)}\n`);
+    else await io.write(`${rules.map((r) => `${r.severity.padEnd(7)} ${r.id.padEnd(36)} ${r.summary}`).join("\n")}\n`);
+    return;
+  }
+  expectPositionals("geozarr", positionals, 1, 2);
+  const min = (values["min-severity"] ?? "info") as Severity;
+  if (!(min in SEVERITY_ORDER)) throw new UsageError(`--min-severity is error, warning or info, not "${min}"`, "geozarr");
+  const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
+  if (tolerance !== undefined && !(tolerance > 0)) throw new UsageError(`--tolerance is a positive number, not "${values.tolerance}"`, "geozarr");
+  const h = await loadForReading(positionals[0], positionals[1]);
+  const report = validateHierarchy(h, { tolerance });
+  const shown = report.findings.filter((f) => SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[min]);
+  if (values.json) {
+    await io.write(`${stringifyJson({ ...report, findings: shown } as unknown as JsonObject, 2)}\n`);
+  } else {
+    const byRule = new Map<string, number>();
+    for (const f of shown) byRule.set(`${f.severity} ${f.rule}`, (byRule.get(`${f.severity} ${f.rule}`) ?? 0) + 1);
+    const lines = shown.map(findingLine);
+    lines.push("");
+    if (byRule.size > 0) {
+      lines.push("by rule:");
+      for (const [k, n] of [...byRule].sort()) lines.push(`  ${String(n).padStart(5)}  ${k}`);
+    }
+    lines.push(
+      `${report.valid ? "valid" : "NOT valid"}: ${report.counts.error} error(s), ${report.counts.warning} warning(s), ${report.counts.info} info; ` +
+        `${report.datasets.length} Dataset(s), ${report.multiscales.length} Multiscale Dataset(s)`,
+    );
+    await io.write(`${lines.join("\n")}\n`);
+  }
+  if (!report.valid) throw new ZarrError("METADATA_INVALID", `${report.counts.error} GeoZarr error(s) found`);
+}
+
