@@ -4,17 +4,23 @@
  * timings are not tested (see bench/README.md for the real runs).
  */
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { havePythonZarr, requirePythonZarr } from "../../scripts/test-env.mjs";
 
 const BENCH = join(import.meta.dirname, "..");
+// The scripts' data goes to a directory of this run (not the shared cache), removed at the end.
+const DATA = mkdtempSync(join(tmpdir(), "zarr-bench-smoke-"));
+afterAll(() => rmSync(DATA, { recursive: true, force: true }));
 /** Runs a bench script with --quick, prints its output (the markdown tables) and returns it. */
 const run = async (script: string, ...args: string[]) => {
   const { stdout } = await promisify(execFile)(process.execPath, [join(BENCH, script), "--quick", ...args], {
     timeout: 240_000,
     maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, ZARR_BENCH_DATA: DATA },
   });
   console.log(stdout);
   return stdout;

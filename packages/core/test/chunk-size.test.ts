@@ -5,7 +5,7 @@
  * plain read, for whole and partial selections.
  */
 import { describe, expect, it } from "vitest";
-import { createArray, get, MemoryStore, slice, type StoreRequestOptions } from "../src/index.js";
+import { createArray, get, MemoryStore, type StoreRequestOptions, slice } from "../src/index.js";
 
 /** A MemoryStore without scatter reads: chunks are read whole and decoded. */
 class PlainStore extends MemoryStore {

@@ -1,18 +1,18 @@
 /** The data types added for what Zarr v2 holds: struct, null_terminated_bytes, object. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { nullTerminatedBytesDataType, objectDataType, type StructDataType, structDataType } from "../src/extensions.js";
 import {
   createArray,
   get,
   MemoryStore,
   type Scalar,
+  type StructValue,
   scalarToCanonicalJson,
   set,
-  type StructValue,
   toCanonicalJson,
   ZarrError,
 } from "../src/index.js";
-import { nullTerminatedBytesDataType, objectDataType, structDataType, type StructDataType } from "../src/extensions.js";
 
 const struct = (fields: unknown[], name = "struct") =>
   structDataType.fromConfig(name, { fields } as never, ["data_type"]) as StructDataType;

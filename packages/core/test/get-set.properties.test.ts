@@ -6,9 +6,10 @@
  * must equal the model: selected elements take the new values (the last of repeated
  * indices wins) and every other element keeps its old value.
  */
+
+import type { ReadIntoRange } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ReadIntoRange } from "@zarr/spec";
 import { createArray, get, MemoryStore, type Selection, type StoreRequestOptions, set, slice, type ZarrArray } from "../src/index.js";
 import { type ModelSelection, modelGet, modelSelect, modelSet, selectionFor } from "./orthogonal-model.js";
 

@@ -9,7 +9,6 @@ import {
   exists,
   get,
   listChildren,
-  walkEntries,
   MemoryStore,
   open,
   openArray,
@@ -19,6 +18,7 @@ import {
   setAttributes,
   updateAttributes,
   walk,
+  walkEntries,
   ZarrArray,
   type ZarrError,
 } from "../src/index.js";

@@ -1,9 +1,9 @@
 /** Core's modules import each other without a cycle (type-only imports included). */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const SCRIPT = join(import.meta.dirname, "../../../scripts/import-cycles.mjs");
 
@@ -12,9 +12,15 @@ function run(...packages: string[]) {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A throwaway package whose src/ holds `files`. */
 function fakePackage(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "import-cycles-"));
+  made.push(dir);
   mkdirSync(join(dir, "src", "sub"), { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, "src", name), text);
   return dir;

@@ -2,11 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   createArray,
-  openArray,
   type DimSelection,
   get,
   MemoryStore,
   mask,
+  openArray,
   parseSelection,
   type Selection,
   set,

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,6 +25,7 @@ export function fail(key) { const e = new Error("bad chunk " + key); e.code = "C
 `,
 );
 const TASK = pathToFileURL(moduleFile).href;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("createWorkerPool", () => {
   const pool = createWorkerPool({ size: 2 });

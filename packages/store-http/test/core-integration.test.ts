@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { children, get, open, openArray, toCanonicalJson, type ZarrArray, type ZarrGroup, ZarrError } from "@zarr/core";
+import { children, get, open, openArray, toCanonicalJson, type ZarrArray, ZarrError, type ZarrGroup } from "@zarr/core";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { fixturesDir } from "../../../scripts/test-env.mjs";
 import { HttpStore } from "../src/index.js";

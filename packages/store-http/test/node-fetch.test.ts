@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
@@ -262,6 +262,7 @@ describe("nodeFetch's connections", () => {
     } finally {
       secure.closeAllConnections();
       secure.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

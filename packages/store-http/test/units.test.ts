@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BODY_INTO, HttpStore, type HttpStoreOptions } from "../src/index.js";
 import { readBody } from "../src/read-body.js";
-import { parseRetryAfter, retryWait, isRetryableStatus } from "../src/retry-policy.js";
+import { isRetryableStatus, parseRetryAfter, retryWait } from "../src/retry-policy.js";
 import { pattern, rejectsWith } from "./fixtures.js";
 
 const DATA = pattern(100, 42);
