@@ -14,6 +14,7 @@ const COMMANDS: CommandTable = {
   convert: async () => (await import("./commands/convert.js")).convertCommand,
   cp: async () => (await import("./commands/cp.js")).cpCommand,
   geozarr: async () => (await import("./commands/geozarr.js")).geozarrCommand,
+  serve: async () => (await import("./commands/serve.js")).serveCommand,
 };
 
 /**

@@ -81,6 +81,14 @@ export const USAGE: Record<string, string> = {
   after the writes in flight: no object in DST is ever partially written.
   --resume           skip keys DST already holds with the same size
   -j, --concurrency N keys copied at once (default 8)`,
+  serve: `Usage: zarr serve STORE [--port N] [--host H] [--allow-origin O] [-q]
+  Serve STORE read-only over HTTP for local viewing: GET and HEAD of keys with byte ranges
+  (206 Partial Content), CORS for browsers on other origins. No listings, no writes.
+  -p, --port N        port (default 8000; 0 picks a free one, printed at start)
+  --host H            address to listen on (default 127.0.0.1, this machine only)
+  --allow-origin O    Access-Control-Allow-Origin (default *)
+  -q, --quiet         no request log on standard error
+  Stops on Ctrl-C (SIGINT) or SIGTERM.`,
   geozarr: `Usage: zarr geozarr validate|info|pyramid|migrate|from-geotiff ...
   GeoZarr conventions (zarr_conventions, proj:, spatial:, multiscales).
   zarr geozarr validate STORE [PATH] [--json] [--min-severity error|warning|info] [--tolerance T] [--rules]
@@ -118,8 +126,10 @@ Commands:
                                       copy a hierarchy between stores (or into a .zip)
   geozarr validate|info|pyramid|migrate|from-geotiff ...
                                       GeoZarr: validate, describe, build pyramids, migrate, import GeoTIFF
+  serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
 
-STORE is a local directory. Run "zarr <command> --help" for a command's options.
+STORE is a local directory, an http(s):// or s3:// URL, or a .zip archive.
+Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;
 
 /** The options a command accepts: each a string or a flag. */
