@@ -127,6 +127,23 @@ async function resolveLayout(
   }
 }
 
+/**
+ * The fill value as the node's own document states it. Core models a Zarr v2 array in v3
+ * terms (`fill_value: null` becomes the data type's zero), but `info` shows what is stored,
+ * so a v2 array's `.zarray` is read for it.
+ */
+async function storedFillValue(store: Store, node: ListedNode, meta: ArrayMetadata): Promise<JsonValue> {
+  if (node.zarrFormat !== 2) return meta.fill_value;
+  const bytes = await store.get(`${nodePrefix(node.path)}.zarray`);
+  if (bytes === undefined) return meta.fill_value;
+  try {
+    const doc = JSON.parse(new TextDecoder().decode(bytes)) as JsonObject;
+    return Object.hasOwn(doc, "fill_value") ? (doc.fill_value as JsonValue) : meta.fill_value;
+  } catch {
+    return meta.fill_value; // core parsed it already; a document it accepted but JSON.parse does not (NaN literals) keeps core's value
+  }
+}
+
 /** The description of an array node. */
 async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry): Promise<JsonObject> {
   const { grid, keys, problem } = await resolveLayout(store, node, meta, registry);
@@ -149,7 +166,7 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
     chunk_shape: regular ?? null,
     grid_shape: [...grid.gridShape],
     chunk_key_encoding: { name: meta.chunk_key_encoding.name, configuration: meta.chunk_key_encoding.configuration },
-    fill_value: meta.fill_value,
+    fill_value: await storedFillValue(store, node, meta),
     codecs: meta.codecs as unknown as JsonValue[],
     dimension_names: meta.dimension_names ?? null,
     attributes: meta.attributes,
@@ -174,7 +191,8 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
     node_type: "group",
     zarr_format: node.zarrFormat,
     implicit: meta === undefined,
-    consolidated: meta?.consolidated_metadata != null,
+    // v3 inline consolidated metadata, or a v2 hierarchy read through its .zmetadata.
+    consolidated: meta?.consolidated_metadata != null || (node.zarrFormat === 2 && node.group?.consolidated !== undefined),
     attributes: meta?.attributes ?? {},
     children: children.map((c) => {
       const child: JsonObject = { name: c.name, node_type: c.kind };

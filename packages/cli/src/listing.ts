@@ -4,7 +4,7 @@
  * `info` work when some array uses a codec this CLI lacks, and registered formats (Zarr
  * v2, the early v3 draft) are found too.
  */
-import { type NodeEntry, listChildren as coreListChildren, open, openEntry, type ZarrGroup } from "@zarr/core";
+import { listChildren as coreListChildren, type NodeEntry, open, openEntry, type ZarrGroup } from "@zarr/core";
 import type { NodeMetadata, Store } from "@zarr/spec";
 import { cliRegistry } from "./registry.js";
 

@@ -4,9 +4,9 @@
  */
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { FileSystemStore } from "@zarr/store-fs";
 import { openStore, storeScheme } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
+import { FileSystemStore } from "@zarr/store-fs";
 import { cliRegistry } from "./registry.js";
 
 /** Options of {@link openStoreArg}. */

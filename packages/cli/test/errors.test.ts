@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliRegistry } from "../src/registry.js";
-import { FIXTURES, python, type RunResult, TEST_DIR, removeTempDirs, tempDir, zarr, zarrOk } from "./helpers.js";
+import { FIXTURES, python, type RunResult, removeTempDirs, TEST_DIR, tempDir, zarr, zarrOk } from "./helpers.js";
 
 /** Every path below `dir`, sorted. */
 function snapshot(dir: string): string[] {

@@ -1,10 +1,11 @@
 /** Running the built `zarr` command and Python from tests. */
-import { fixturesDir, requirePythonZarr } from "../../../scripts/test-env.mjs";
+
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { fixturesDir, requirePythonZarr } from "../../../scripts/test-env.mjs";
 import type { CliIO } from "../src/cli-io.js";
 import { main } from "../src/main.js";
 

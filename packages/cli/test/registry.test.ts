@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { codecEntries, registry as allRegistry, storeEntries } from "@zarr/all";
+import { registry as allRegistry, codecEntries, storeEntries } from "@zarr/all";
 import type { CodecEntry, LazyEntry, StoreEntry } from "@zarr/spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { CODEC_CATALOG, STORE_CATALOG } from "../src/codec-catalog.js";

@@ -12,8 +12,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { FileSystemStore } from "@zarr/store-fs";
-import * as zarrita from "zarrita";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as zarrita from "zarrita";
 import { CONCURRENCY, jsonDifference, pool, python, pythonScript, type RunResult, removeTempDirs, tempDir, zarr } from "./helpers.js";
 
 interface Case {

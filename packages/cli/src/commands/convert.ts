@@ -3,30 +3,10 @@ import { normalizePath, open } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
 import { convert } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
+import { terminalProgress } from "../progress.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
-
-/** Progress on standard error: a line redrawn in place on a terminal, nothing otherwise. */
-function progress(): { update(done: number, total: number): void; end(): void } {
-  const stderr = process.stderr;
-  let last = 0;
-  let drawn = false;
-  return {
-    update(done, total) {
-      if (!stderr.isTTY) return;
-      const now = performance.now();
-      if (done !== total && now - last < 100) return;
-      last = now;
-      const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
-      stderr.write(`\rconverting: ${done}/${total} chunks (${pct}%)\x1b[K`);
-      drawn = true;
-    },
-    end() {
-      if (drawn) stderr.write("\n");
-    },
-  };
-}
 
 /** Runs `zarr convert`. */
 export async function convertCommand(args: string[], io: CliIO): Promise<void> {
@@ -56,16 +36,16 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     controller.abort(new Error("interrupted"));
   };
   process.on("SIGINT", onSignal);
-  const bar = progress();
+  const bar = terminalProgress("chunks");
   try {
     const result = await convert(node, {
       ...(inPlace ? { inPlace: true } : { target, path }),
       registry,
       variableLengthStrings: values["variable-length-strings"] ?? false,
       signal: controller.signal,
-      onProgress: (p) => bar.update(p.done, p.total),
+      onProgress: (p) => bar?.update(p.done, p.total, undefined, "converting"),
     });
-    bar.end();
+    bar?.end();
     const counts = new Map<string, number>();
     for (const a of result.arrays) counts.set(a.chunks, (counts.get(a.chunks) ?? 0) + 1);
     const summary = [...counts].map(([mode, n]) => `${n} ${mode}`).join(", ");

@@ -5,7 +5,7 @@ import { isListable, type Store, ZarrError } from "@zarr/spec";
 import { CountingStore, copy } from "@zarr/store-utils";
 import { writeZipFile } from "@zarr/store-zip/node";
 import type { CliIO } from "../cli-io.js";
-import { type ProgressLine, progressLine } from "../progress.js";
+import { terminalProgress } from "../progress.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 
@@ -43,12 +43,6 @@ function abortOnInterrupt(controller: AbortController): () => void {
   };
 }
 
-/** A progress bar on standard error when it is a terminal; nothing otherwise (pipes and logs stay clean). */
-function progressOnTerminal(): ProgressLine | undefined {
-  const stderr = process.stderr;
-  return stderr.isTTY ? progressLine({ write: (t) => stderr.write(t), columns: stderr.columns }) : undefined;
-}
-
 /** Runs `zarr cp`. */
 export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   const { values, positionals } = parseCommandArgs("cp", args, {
@@ -76,7 +70,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   const controller = new AbortController();
   const { signal } = controller;
   const stopListening = abortOnInterrupt(controller);
-  const progress = progressOnTerminal();
+  const progress = terminalProgress("keys");
   try {
     if (zipPath !== undefined) {
       // Counting the bytes read shows MiB moved; entries are stored (uncompressed).

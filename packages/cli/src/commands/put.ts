@@ -26,7 +26,7 @@ import {
 } from "../put-options.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
-import { expectPositionals, parseCommandArgs, UsageError, USAGE } from "../usage.js";
+import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 import { withWorkerPool, workerCount } from "../workers.js";
 
 /**

@@ -5,6 +5,7 @@
 
 import { normalizePath } from "@zarr/core";
 import { type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
+import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { UsageError } from "../../usage.js";
@@ -66,16 +67,8 @@ export async function interruptible<T>(body: (signal: AbortSignal) => Promise<T>
   }
 }
 
-/** A progress bar on standard error: `[#####-----]  50% 120/240 chunks  level 2 b04`. */
+/** A progress bar of chunks on standard error: `[#####-----]  50% 120/240 chunks  level 2 b04` (call only on a terminal). */
 export function bar(): (done: number, total: number, label: string) => void {
-  let last = 0;
-  return (done, total, label) => {
-    const now = Date.now();
-    if (now - last < 100 && done !== total) return;
-    last = now;
-    const f = total > 0 ? done / total : 1;
-    const filled = Math.round(f * 24);
-    process.stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(24 - filled)}] ${`${Math.floor(f * 100)}%`.padStart(4)} ${done}/${total} chunks  ${label}\x1b[K`);
-  };
+  const line = terminalProgress("chunks");
+  return (done, total, label) => line?.update(done, total, undefined, label);
 }
-
