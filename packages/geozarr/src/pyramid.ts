@@ -19,6 +19,7 @@ import {
   type V2CodecConfig,
   writeNodeMetadata,
   type ZarrArray,
+  type ZarrGroup,
 } from "@zarr/core";
 import {
   cStrides,
@@ -126,6 +127,11 @@ export interface PyramidOptions {
    */
   sourceIsLevelZero?: boolean;
   writer?: PyramidWriter;
+  /**
+   * Where codecs are looked up, for reading the source and writing the target (default:
+   * the source's: an opened group's or hierarchy's registry, else @zarr/core's
+   * `defaultRegistry`, which importing @zarr/all fills with every codec).
+   */
   registry?: Registry;
   signal?: AbortSignal;
   onProgress?: (progress: PyramidProgress) => void;
@@ -288,7 +294,7 @@ function resolveMethod(options: PyramidOptions, v: GeoNode, array: ZarrArray): R
  *   resampling: { scl: "mode", b04: "average" }, onProgress: (p) => console.log(p.done, p.total) });
  * ```
  */
-export async function buildPyramid(source: Store | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
+export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
   const signal = options.signal;
   throwIfAborted(signal);
   const budget = options.readBudget ?? SOURCE_BUDGET;
@@ -330,7 +336,8 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     delete (crs as { source?: unknown }).source;
     delete (crs as { from?: unknown }).from;
   }
-  const registry = options.registry;
+  // Codecs resolve like the source's own reads: the registry given, else the hierarchy's.
+  const registry = options.registry ?? h.registry;
   const variables: Variable[] = [];
   for (const v of vars) {
     const array = await openArray(srcStore, h.storePath(v.path), { registry, signal });
