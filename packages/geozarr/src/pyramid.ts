@@ -116,7 +116,12 @@ export interface PyramidOptions {
   overwrite?: boolean;
   /** Consolidate the target's metadata at the end (default true), so HTTP readers need one request. */
   consolidate?: boolean;
-  /** Also write GDAL's `_CRS` attribute on every variable (for GDAL's Zarr driver). */
+  /**
+   * Also write GDAL's `_CRS` attribute (`url`, and `wkt`/`projjson` when known) on every
+   * variable, which is how GDAL's Zarr driver reads a CRS. Default: true with a Zarr v2
+   * writer (GDAL 3.6 reads only Zarr v2, and with `_ARRAY_DIMENSIONS` and the coordinate
+   * arrays it then sees each level's CRS and geotransform), false for Zarr v3.
+   */
   gdalCrs?: boolean;
   /**
    * The source already is level 0: a Dataset at `targetPath/<level 0 name>` of the target
@@ -203,7 +208,7 @@ export function v3Writer(registry?: Registry): PyramidWriter {
  * @example
  * ```ts
  * const registry = createRegistry([zlib, v2Format]);
- * await buildPyramid(src, dst, { writer: v2Writer({ registry }), registry, gdalCrs: true });
+ * await buildPyramid(src, dst, { writer: v2Writer({ registry }), registry }); // with GDAL's _CRS
  * ```
  */
 export function v2Writer(options: { registry?: Registry; compressor?: V2CodecConfig | null } = {}): PyramidWriter {
@@ -371,6 +376,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
   // A level 0 in place lies below the group, which must then be written without deleting it.
   const givenWriter = options.writer ?? v3Writer(registry);
   const writer = inPlace ? keepChildrenWriter(givenWriter, normalizePath(base)) : givenWriter;
+  const gdalCrs = options.gdalCrs ?? writer.format === 2;
   const defaultMethod = mostCommon(variables.map((v) => v.method));
   // Root group first (so a reader can see what is being built), levels after.
   const levelInputs: LevelInput[] = levels.map((l, i) => {
@@ -436,7 +442,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
         inner[v.xAxis] = level.chunkShape[1];
       }
       const attrs = carriedAttributes(v.node.attributes);
-      if (options.gdalCrs && crs !== undefined) attrs._CRS = gdalCrsAttribute(crs);
+      if (gdalCrs && crs !== undefined) attrs._CRS = gdalCrsAttribute(crs);
       const spec: ArraySpec = {
         shape,
         chunkShape: chunk,

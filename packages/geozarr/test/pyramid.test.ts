@@ -469,6 +469,13 @@ describe("sourceIsLevelZero", () => {
     }
     const report = await validate(v2Store, { registry });
     expect(report.findings.filter((f) => f.severity === "error")).toEqual([]);
+    // GDAL's _CRS by default on Zarr v2 (what GDAL 3.6 reads), not on v3; either can be asked for.
+    const attrs = async (store: MemoryStore, key: string) => JSON.parse(new TextDecoder().decode(await store.get(key)));
+    expect((await attrs(v2Store, "1/u/.zattrs"))._CRS).toEqual({ url: "http://www.opengis.net/def/crs/EPSG/0/32633" });
+    expect((await attrs(v3Store, "1/u/zarr.json")).attributes._CRS).toBeUndefined();
+    const noCrs = new MemoryStore();
+    await buildPyramid(src, noCrs, { ...options, writer: v2Writer({ registry }), gdalCrs: false });
+    expect((await attrs(noCrs, "1/u/.zattrs"))._CRS).toBeUndefined();
   });
 
   it("refuses v2 output with a registry that lacks the Zarr v2 format, naming @zarr/v2-compat", async () => {
