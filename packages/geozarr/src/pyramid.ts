@@ -106,8 +106,8 @@ export interface PyramidOptions {
   levelName?: (level: PlannedLevel) => string;
   /**
    * Most source samples (per plane) one read holds while a chunk is reduced (default
-   * 2²², 4 Mi samples). Bigger source blocks are read in strips; a single output
-   * pixel's block (F² samples at total factor F) is always read whole.
+   * 2²⁰, 1 Mi samples). Bigger source blocks are read in pieces aligned to the source
+   * chunks; a single output pixel's block (F² samples at total factor F) is read whole.
    */
   readBudget?: number;
   /** Chunk tasks in flight (default 4). */
@@ -657,23 +657,39 @@ async function runPool<T>(items: T[], n: number, signal: AbortSignal | undefined
 }
 
 /**
- * Source samples (per plane) one read may hold while a chunk is reduced. A destination
- * chunk whose source block is larger is reduced in strips of whole output pixels, so a
- * task holds at most max(SOURCE_BUDGET, F²) source samples plus its output chunk.
+ * Source samples (per plane) one read may hold while a chunk is reduced (1 Mi: a
+ * 1024×1024 source chunk). A destination chunk whose source block is larger is reduced
+ * piece by piece, so a task holds about max(SOURCE_BUDGET, F²) source samples (plus the
+ * source chunks a piece touches, and its output chunk), however deep the level.
  */
-const SOURCE_BUDGET = 1 << 22;
+const SOURCE_BUDGET = 1 << 20;
+
+/** A piece of a destination window: output rows and columns, `[start, stop)`. */
+type Piece = { rows: [number, number]; cols: [number, number] };
 
 /**
  * Splits the spatial extent of a destination window into pieces whose source blocks hold
- * at most `budget` samples (never less than one output pixel): whole rows of the window
- * when they fit, else runs of columns.
+ * at most `budget` samples (never less than one output pixel, F² samples). Pieces span
+ * whole source chunk rows (and, when narrower than the window, whole source chunk
+ * columns) where the budget allows, so each source chunk is decoded for one piece only.
  */
-function sourcePieces(rows: readonly [number, number], cols: readonly [number, number], factor: number, budget = SOURCE_BUDGET): Array<{ rows: [number, number]; cols: [number, number] }> {
+function sourcePieces(rows: readonly [number, number], cols: readonly [number, number], factor: number, budget: number, sourceChunk?: readonly [number, number]): Piece[] {
   const perPixel = factor * factor;
+  const height = rows[1] - rows[0];
   const width = cols[1] - cols[0];
-  const pieceCols = Math.max(1, Math.min(width, Math.floor(budget / perPixel)));
-  const pieceRows = Math.max(1, Math.floor(budget / (perPixel * pieceCols)));
-  const out: Array<{ rows: [number, number]; cols: [number, number] }> = [];
+  // Output rows (columns) that one source chunk row (column) spans.
+  const chunkRows = sourceChunk === undefined ? 1 : Math.ceil(sourceChunk[0] / factor);
+  const chunkCols = sourceChunk === undefined ? 1 : Math.ceil(sourceChunk[1] / factor);
+  let pieceRows = Math.min(height, Math.max(1, Math.min(chunkRows, Math.floor(budget / perPixel))));
+  let pieceCols = Math.max(1, Math.min(width, Math.floor(budget / (perPixel * pieceRows))));
+  if (pieceCols === width) {
+    // Whole rows of the window fit: as many as the budget holds, in whole source chunk rows.
+    const fit = Math.max(pieceRows, Math.floor(budget / (perPixel * width)));
+    pieceRows = Math.min(height, fit >= chunkRows ? fit - (fit % chunkRows) : fit);
+  } else if (pieceCols >= chunkCols) {
+    pieceCols -= pieceCols % chunkCols;
+  }
+  const out: Piece[] = [];
   for (let r = rows[0]; r < rows[1]; r += pieceRows) {
     for (let c = cols[0]; c < cols[1]; c += pieceCols) {
       out.push({ rows: [r, Math.min(rows[1], r + pieceRows)], cols: [c, Math.min(cols[1], c + pieceCols)] });
@@ -700,7 +716,9 @@ async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Var
   const scratch = v.method === "mode" ? new Float64Array(factor * factor) : undefined;
   const rowsWin = win[v.yAxis];
   const colsWin = win[v.xAxis];
-  for (const piece of sourcePieces(rowsWin, colsWin, factor, budget)) {
+  const chunk = src.chunkShape;
+  const sourceChunk = chunk === undefined ? undefined : ([chunk[v.yAxis], chunk[v.xAxis]] as const);
+  for (const piece of sourcePieces(rowsWin, colsWin, factor, budget, sourceChunk)) {
     throwIfAborted(signal);
     const selection = win.map(([a, b], d) => {
       const [p0, p1] = d === v.yAxis ? piece.rows : d === v.xAxis ? piece.cols : [a, b];
