@@ -5,7 +5,7 @@
  */
 import type { ZarrArray, ZarrGroup } from "@zarr/core";
 import { isJsonObject, type JsonObject, type Store } from "@zarr/spec";
-import { type Affine, affineClose, pixelSize, scaleAffine } from "./affine.js";
+import { affineClose, type Affine, pixelSize, scaleAffine } from "./affine.js";
 import {
   type BBox,
   COMMON_RESAMPLING,
@@ -21,8 +21,8 @@ import {
 } from "./attributes.js";
 import { type ConventionName, detectConventions } from "./conventions.js";
 import { crsCode, crsLabel } from "./crs.js";
-import { type EffectiveGeoreference, effectiveGeoreference, gridExtent, gridMappingVariable, levelOf, multiscalesOf } from "./effective.js";
-import { type Finding, type Issue, issue, locate, pointer, RULES, type RuleId, type Severity } from "./findings.js";
+import { effectiveGeoreference, type EffectiveGeoreference, gridExtent, gridMappingVariable, levelOf, multiscalesOf } from "./effective.js";
+import { type Finding, type Issue, issue, locate, pointer, type RuleId, RULES, type Severity } from "./findings.js";
 import { type GeoHierarchy, type GeoNode, joinRelative, type LoadHierarchyOptions, loadHierarchy } from "./hierarchy.js";
 import { crsFromGdalAttribute, crsFromStacEpsg, gridMappingName, shapeFromStac, transformFromStac } from "./legacy.js";
 import { describeMultiscales, levelVariables } from "./multiscale.js";
