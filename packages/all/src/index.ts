@@ -1,10 +1,13 @@
 /**
  * @zarr/all: @zarr/core with every codec and store adapter registered. Its `open`,
  * `create*`, `consolidateMetadata` and `openStore` default to `registry`, a registry
- * holding everything; everything else is @zarr/core's own.
+ * holding everything; everything else is @zarr/core's own. Importing it also registers
+ * every entry in @zarr/core's `defaultRegistry`, so @zarr/core's functions and the
+ * packages built on it (@zarr/geozarr, @zarr/v2-compat) read everything by default too.
  */
-import * as core from "@zarr/core";
+
 import type { Registry, Store, ZarrGroup } from "@zarr/core";
+import * as core from "@zarr/core";
 import { allEntries } from "./entries.js";
 import { providerHints } from "./providers.js";
 
@@ -47,6 +50,12 @@ export function createFullRegistry(extra: Parameters<typeof core.createRegistry>
 
 /** The registry every function of this package uses by default. */
 export const registry: Registry = createFullRegistry();
+
+// As with zarrita or zarr-python, a program that imports the full package reads whatever it
+// is given with every function, not only with this package's: core's shared default
+// registry gets every entry (lazy ones stay lazy). @zarr/core itself imports none of them,
+// so bundles of @zarr/core alone stay small.
+core.defaultRegistry.add(...allEntries);
 
 type WithRegistry<O> = O & { registry?: Registry };
 const withDefault = <O extends object>(options: O | undefined): WithRegistry<O> => ({ registry, ...(options ?? ({} as O)) });

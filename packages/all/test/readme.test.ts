@@ -7,4 +7,5 @@ it("the README example runs", () => {
   expect(out).toContain("[ 'bytes', 'zstd' ]");
   expect(out).toContain("Int32Array(6) [ 0, 1, 2, 100, 101, 102 ]");
   expect(out).toContain("true true");
+  expect(out).toContain("core default has zstd: true");
 });

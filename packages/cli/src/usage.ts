@@ -98,18 +98,23 @@ export const USAGE: Record<string, string> = {
       the Multiscale Datasets (CRS, levels, shapes, resolutions, variables) and Datasets
   zarr geozarr pyramid SRC DST [--factors 2,3] [--resampling average|VAR=METHOD,...]
                        [--min-size 256] [--chunks R,C] [--shards R,C] [--nodata N|fill_value]
-                       [--variables a,b] [--src-path P] [--dst-path P] [--gdal-crs] [--overwrite] [-j N]
+                       [--variables a,b] [--src-path P] [--dst-path P] [--zarr-format 2|3]
+                       [--gdal-crs|--no-gdal-crs] [--overwrite] [-j N]
       build a Multiscale Dataset from the Dataset at SRC (methods: average, nearest, mode,
-      min, max, sum, or), streaming chunk by chunk; a progress bar on a terminal
+      min, max, sum, or), streaming chunk by chunk; a progress bar on a terminal. Every
+      level is reduced from the full-resolution blocks (exact with NaN/nodata).
+      --zarr-format 2 writes Zarr v2 with _ARRAY_DIMENSIONS and GDAL's _CRS (what GDAL 3.6
+      reads; no --shards); --gdal-crs adds _CRS to Zarr v3, --no-gdal-crs leaves it out
   zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--json]
       convert GeoZarr 0.4 tile-matrix-set and ndpyramid multiscales, and GDAL/CF/STAC
       georeferencing, to the conventions; --dry-run reports without writing
   zarr geozarr from-geotiff IN.tif DST [PATH] [--chunks R,C] [--pyramid] [--factors 2]
                        [--resampling average] [--min-size 256] [--zarr-format 2|3] [--crs EPSG:N]
-                       [--overwrite] [--json]
+                       [--gdal-crs|--no-gdal-crs] [--overwrite] [--json]
       import a GeoTIFF as a GeoZarr Dataset (one array per band, y/x coordinates, proj:code,
       spatial:transform, GDAL nodata as fill value), read window by window; --pyramid makes
-      a Multiscale Dataset (level 0 the full resolution); --crs for a user-defined CRS`,
+      a Multiscale Dataset (level 0 the full resolution); --crs for a user-defined CRS.
+      --zarr-format 2 writes Zarr v2 with GDAL's _CRS on every band (GDAL 3.6 reads it)`,
 };
 
 /** The general usage. */

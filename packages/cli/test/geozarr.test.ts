@@ -35,7 +35,7 @@ describe("zarr geozarr", () => {
     const info = await run("geozarr", "info", dst);
     expect(info.code).toBe(0);
     expect(info.out).toContain("crs:          EPSG:32633 from proj on /");
-    expect(info.out).toMatch(/2 +50×34 +res 60×60 +from 1 ×3 \(average\) +2 variable\(s\): b04, scl/);
+    expect(info.out).toMatch(/2 +50×34 +res 60×60 +from 0 ×6 \(average\) +2 variable\(s\): b04, scl/);
     const json = JSON.parse((await run("geozarr", "info", dst, "--json")).out);
     expect(json.multiscales[0].levels.map((l: { shape: number[] }) => l.shape)).toEqual([[300, 200], [150, 100], [50, 34]]);
     const v = await run("geozarr", "validate", dst);

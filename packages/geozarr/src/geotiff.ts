@@ -6,7 +6,7 @@
  * window by window, so memory holds a few chunks, never the whole raster.
  */
 import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, type ZarrArray } from "@zarr/core";
-import { isWritable, type JsonObject, type JsonValue, type Store, throwIfAborted, type TypedArray, ZarrError } from "@zarr/spec";
+import { isWritable, type JsonObject, type JsonValue, type Store, type TypedArray, throwIfAborted, ZarrError } from "@zarr/spec";
 import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geotiff";
 import type { Affine } from "./affine.js";
 import { determinant, isAffine, isAxisAligned } from "./affine.js";
@@ -49,6 +49,12 @@ export interface GeoTiffImportOptions {
   pyramid?: boolean | GeoTiffPyramidOptions;
   /** How nodes are written (default Zarr v3 through @zarr/core; `v2Writer(...)` for Zarr v2). */
   writer?: PyramidWriter;
+  /**
+   * Also write GDAL's `_CRS` attribute on every band (and every pyramid level), so GDAL's
+   * Zarr driver sees the CRS. Default: true with a Zarr v2 writer (what GDAL 3.6 reads),
+   * false for Zarr v3. `pyramid.gdalCrs`, when set, wins for the pyramid.
+   */
+  gdalCrs?: boolean;
   /** Replace what is at `path`. */
   overwrite?: boolean;
   /** Consolidate metadata at `path` at the end (default: true with a pyramid, false without). */
@@ -392,6 +398,7 @@ export async function importGeoTiff(
     // name), the Dataset goes (in Zarr v3) to a scratch child of `path` instead, level 0 is
     // a copy of it, and the scratch is deleted.
     const levelZeroInPlace = pyramidOptions !== undefined && writesLevelZero(pyramidOptions, chunk);
+    const gdalCrs = pyramidOptions?.gdalCrs ?? options.gdalCrs ?? writer.format === 2;
     const datasetPath = pyramidOptions === undefined ? base : joinPath(base, levelZeroInPlace ? "0" : "_geotiff_source");
     const datasetWriter = pyramidOptions === undefined || levelZeroInPlace ? writer : v3Writer(options.registry);
     // Zarr v3 group documents the scratch Dataset creates above itself; a v2 pyramid removes them.
@@ -410,7 +417,8 @@ export async function importGeoTiff(
       if (nodata !== undefined) attributes._FillValue = fillJson(nodata);
       if (info.scales[b] !== undefined) attributes.scale_factor = info.scales[b] as number;
       if (info.offsets[b] !== undefined) attributes.add_offset = info.offsets[b] as number;
-      if (levelZeroInPlace && pyramidOptions?.gdalCrs === true) attributes._CRS = gdalCrsAttribute(crs);
+      // The bands are the final Dataset or level 0 in place (a scratch Dataset gets none: level 0 is written from it).
+      if (gdalCrs && (pyramidOptions === undefined || levelZeroInPlace)) attributes._CRS = gdalCrsAttribute(crs);
       const spec: ArraySpec = {
         shape: [info.height, info.width],
         chunkShape: [chunk[0], chunk[1]],
@@ -442,6 +450,7 @@ export async function importGeoTiff(
         chunkShape: chunk,
         ...(options.codecs === undefined ? {} : { codecs: options.codecs }),
         ...pyramidOptions,
+        gdalCrs,
         sourcePath: datasetPath,
         targetPath: base,
         sourceIsLevelZero: levelZeroInPlace,

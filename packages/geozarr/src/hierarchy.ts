@@ -80,6 +80,11 @@ export class GeoHierarchy {
     readonly complete = true,
     /** True when the metadata came from consolidated metadata (which writers must then refresh). */
     readonly consolidated = false,
+    /**
+     * The registry the hierarchy was opened with: helpers given this hierarchy resolve
+     * codecs through it unless told otherwise (as the opened group's own reads do).
+     */
+    readonly registry?: Registry,
   ) {
     for (const n of nodes) this.nodes.set(n.path, n);
     for (const path of this.nodes.keys()) {
@@ -181,6 +186,10 @@ function nodeOf(entry: ZarrGroup | ZarrArray): { metadata: NodeMetadata; zarrFor
  * is explored through what the metadata names (multiscales assets); the result is then
  * marked incomplete.
  *
+ * The hierarchy keeps the registry it was opened with (`options.registry`, else an opened
+ * node's own, else @zarr/core's `defaultRegistry`, as `open` does), and the helpers given
+ * the hierarchy (`readBbox`, `buildPyramid`) read data through it.
+ *
  * @example
  * ```ts
  * const h = await loadHierarchy(new FileSystemStore("scene.zarr"));
@@ -190,14 +199,15 @@ function nodeOf(entry: ZarrGroup | ZarrArray): { metadata: NodeMetadata; zarrFor
 export async function loadHierarchy(source: Store | ZarrGroup | ZarrArray, options: LoadHierarchyOptions = {}): Promise<GeoHierarchy> {
   if (source instanceof ZarrArray) {
     const { metadata, zarrFormat } = nodeOf(source);
-    return new GeoHierarchy([geoNodeFromMetadata("", metadata, zarrFormat)], source.path, source.store);
+    return new GeoHierarchy([geoNodeFromMetadata("", metadata, zarrFormat)], source.path, source.store, true, false, options.registry ?? source.registry);
   }
   let root: ZarrGroup;
   if (source instanceof ZarrGroup) root = source;
   else {
     const path = normalizePath(options.path ?? "");
+    // `open`'s registry: the one given, else @zarr/core's defaultRegistry (which @zarr/all fills).
     const node = await open(source, path, { signal: options.signal, registry: options.registry });
-    if (node.kind === "array") return new GeoHierarchy([geoNodeFromMetadata("", node.metadata, node.zarrFormat)], path, source);
+    if (node.kind === "array") return new GeoHierarchy([geoNodeFromMetadata("", node.metadata, node.zarrFormat)], path, source, true, false, node.registry);
     root = node;
   }
   const base = root.path;
@@ -212,13 +222,13 @@ export async function loadHierarchy(source: Store | ZarrGroup | ZarrArray, optio
     }
   } catch (error) {
     if (!(error instanceof ZarrError && error.code === "UNSUPPORTED")) throw error;
-    return discover(root, options.signal);
+    return discover(root, options.signal, options.registry ?? root.registry);
   }
-  return new GeoHierarchy(nodes, base, root.store, true, root.consolidated !== undefined);
+  return new GeoHierarchy(nodes, base, root.store, true, root.consolidated !== undefined, options.registry ?? root.registry);
 }
 
 /** Explores a store that cannot list: the root, then every multiscales asset (and the groups on the way). */
-async function discover(root: ZarrGroup, signal: AbortSignal | undefined): Promise<GeoHierarchy> {
+async function discover(root: ZarrGroup, signal: AbortSignal | undefined, registry: Registry): Promise<GeoHierarchy> {
   const nodes = new Map<string, GeoNode>([["", geoNodeFromMetadata("", root.metadata, root.zarrFormat)]]);
   const queue = [""];
   while (queue.length > 0) {
@@ -240,7 +250,7 @@ async function discover(root: ZarrGroup, signal: AbortSignal | undefined): Promi
       queue.push(full);
     }
   }
-  return new GeoHierarchy(nodes.values(), root.path, root.store, false);
+  return new GeoHierarchy(nodes.values(), root.path, root.store, false, false, registry);
 }
 
 /** A whole-hierarchy metadata dump: each node's fields plus `members` (children by name). */

@@ -1,7 +1,9 @@
 /**
  * Pyramid generation: from a GeoZarr Dataset (or one georeferenced array) to a
- * Multiscale Dataset. Levels are built one after the other, each from the previous one,
- * one output chunk (or shard) at a time: memory holds a few chunks, never a whole array.
+ * Multiscale Dataset. Every level is reduced from the full-resolution data by its total
+ * factor (so `average`, `mode`, ... are exact block reductions of the data, not of the
+ * level above), one output chunk (or shard) at a time, reading the source in strips of
+ * bounded size: memory holds a few chunks, never a whole array.
  */
 import {
   consolidateMetadata,
@@ -14,9 +16,10 @@ import {
   type Registry,
   set,
   slice,
-  writeNodeMetadata,
   type V2CodecConfig,
+  writeNodeMetadata,
   type ZarrArray,
+  type ZarrGroup,
 } from "@zarr/core";
 import {
   cStrides,
@@ -25,8 +28,8 @@ import {
   type JsonObject,
   type JsonValue,
   type Store,
-  throwIfAborted,
   type TypedArray,
+  throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
 import type { Affine } from "./affine.js";
@@ -36,7 +39,7 @@ import { type Crs, crsCode, isGeographic } from "./crs.js";
 import { effectiveGeoreference, gridExtent } from "./effective.js";
 import { type GeoHierarchy, type GeoNode, joinRelative, loadHierarchy } from "./hierarchy.js";
 import { type PlannedLevel, planPyramid } from "./plan.js";
-import { integerRange, parseResampling, type Plane, reducePlane, type ResamplingMethod } from "./resample.js";
+import { integerRange, type Plane, parseResampling, type ResamplingMethod, reducePlane } from "./resample.js";
 
 /** Progress of a pyramid build. */
 export interface PyramidProgress {
@@ -101,13 +104,24 @@ export interface PyramidOptions {
   codecs?: readonly ExtensionLike[];
   /** Names of the levels (default `"0"`, `"1"`, ...). */
   levelName?: (level: PlannedLevel) => string;
+  /**
+   * Most source samples (per plane) one read holds while a chunk is reduced (default
+   * 2²⁰, 1 Mi samples). Bigger source blocks are read in pieces aligned to the source
+   * chunks; a single output pixel's block (F² samples at total factor F) is read whole.
+   */
+  readBudget?: number;
   /** Chunk tasks in flight (default 4). */
   concurrency?: number;
   /** Replace what is at the target path. */
   overwrite?: boolean;
   /** Consolidate the target's metadata at the end (default true), so HTTP readers need one request. */
   consolidate?: boolean;
-  /** Also write GDAL's `_CRS` attribute on every variable (for GDAL's Zarr driver). */
+  /**
+   * Also write GDAL's `_CRS` attribute (`url`, and `wkt`/`projjson` when known) on every
+   * variable, which is how GDAL's Zarr driver reads a CRS. Default: true with a Zarr v2
+   * writer (GDAL 3.6 reads only Zarr v2, and with `_ARRAY_DIMENSIONS` and the coordinate
+   * arrays it then sees each level's CRS and geotransform), false for Zarr v3.
+   */
   gdalCrs?: boolean;
   /**
    * The source already is level 0: a Dataset at `targetPath/<level 0 name>` of the target
@@ -118,6 +132,11 @@ export interface PyramidOptions {
    */
   sourceIsLevelZero?: boolean;
   writer?: PyramidWriter;
+  /**
+   * Where codecs are looked up, for reading the source and writing the target (default:
+   * the source's: an opened group's or hierarchy's registry, else @zarr/core's
+   * `defaultRegistry`, which importing @zarr/all fills with every codec).
+   */
   registry?: Registry;
   signal?: AbortSignal;
   onProgress?: (progress: PyramidProgress) => void;
@@ -189,7 +208,7 @@ export function v3Writer(registry?: Registry): PyramidWriter {
  * @example
  * ```ts
  * const registry = createRegistry([zlib, v2Format]);
- * await buildPyramid(src, dst, { writer: v2Writer({ registry }), registry, gdalCrs: true });
+ * await buildPyramid(src, dst, { writer: v2Writer({ registry }), registry }); // with GDAL's _CRS
  * ```
  */
 export function v2Writer(options: { registry?: Registry; compressor?: V2CodecConfig | null } = {}): PyramidWriter {
@@ -266,10 +285,13 @@ function resolveMethod(options: PyramidOptions, v: GeoNode, array: ZarrArray): R
 
 /**
  * Builds a Multiscale Dataset from a Dataset: level 0 is a copy of the source variables
- * (rechunked as planned), each further level is reduced from the previous one by its
- * factor. Every level gets exact `spatial:shape` and `spatial:transform`, a relative
- * `transform` to the level it derives from, its resampling method, coordinate arrays,
- * and the CRS; the group gets the layout and all three convention declarations.
+ * (rechunked as planned), each further level is reduced from the full-resolution source
+ * by its total (cumulative) factor, so each output pixel is the exact reduction of its
+ * source block (see {@link ResamplingMethod} for each method's rule). Every level gets
+ * exact `spatial:shape` and `spatial:transform`, `derived_from` level 0 with its total
+ * factor as the relative `transform`, its resampling method, coordinate arrays, and the
+ * CRS; the group gets the layout and all three convention declarations. Level k reads
+ * the source once, so a pyramid of L levels reads it L times.
  *
  * @example
  * ```ts
@@ -277,9 +299,11 @@ function resolveMethod(options: PyramidOptions, v: GeoNode, array: ZarrArray): R
  *   resampling: { scl: "mode", b04: "average" }, onProgress: (p) => console.log(p.done, p.total) });
  * ```
  */
-export async function buildPyramid(source: Store | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
+export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
   const signal = options.signal;
   throwIfAborted(signal);
+  const budget = options.readBudget ?? SOURCE_BUDGET;
+  if (!(budget >= 1)) throw new ZarrError("INVALID_ARGUMENT", `readBudget must be ≥ 1 (source samples per read), got ${budget}`);
   const h = isHierarchy(source) ? source : await loadHierarchy(source, { path: options.sourcePath, signal, registry: options.registry });
   if (h.store === undefined) throw new ZarrError("INVALID_ARGUMENT", "The source hierarchy has no store to read from");
   const srcStore = h.store;
@@ -317,7 +341,8 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     delete (crs as { source?: unknown }).source;
     delete (crs as { from?: unknown }).from;
   }
-  const registry = options.registry;
+  // Codecs resolve like the source's own reads: the registry given, else the hierarchy's.
+  const registry = options.registry ?? h.registry;
   const variables: Variable[] = [];
   for (const v of vars) {
     const array = await openArray(srcStore, h.storePath(v.path), { registry, signal });
@@ -351,6 +376,7 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
   // A level 0 in place lies below the group, which must then be written without deleting it.
   const givenWriter = options.writer ?? v3Writer(registry);
   const writer = inPlace ? keepChildrenWriter(givenWriter, normalizePath(base)) : givenWriter;
+  const gdalCrs = options.gdalCrs ?? writer.format === 2;
   const defaultMethod = mostCommon(variables.map((v) => v.method));
   // Root group first (so a reader can see what is being built), levels after.
   const levelInputs: LevelInput[] = levels.map((l, i) => {
@@ -361,8 +387,9 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
       input.scale = [1, 1];
       input.translation = [0, 0];
     } else {
-      input.derivedFrom = levels[i - 1].asset;
-      input.scale = [l.factor, l.factor];
+      // Built straight from level 0 (see below), which `derived_from` records.
+      input.derivedFrom = levels[0].asset;
+      input.scale = [l.cumulative, l.cumulative];
       input.translation = [0, 0];
       input.resamplingMethod = uniform ? methods[0] : defaultMethod;
       if (!uniform) input.extra = { resampling_methods: Object.fromEntries(variables.map((v) => [v.name, v.method])) };
@@ -415,7 +442,7 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
         inner[v.xAxis] = level.chunkShape[1];
       }
       const attrs = carriedAttributes(v.node.attributes);
-      if (options.gdalCrs && crs !== undefined) attrs._CRS = gdalCrsAttribute(crs);
+      if (gdalCrs && crs !== undefined) attrs._CRS = gdalCrsAttribute(crs);
       const spec: ArraySpec = {
         shape,
         chunkShape: chunk,
@@ -430,7 +457,9 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     }
     outArrays.push(arrays);
   }
-  // Count the tasks, then run them level by level (each level reads the previous one).
+  // Count the tasks, then run them level by level. Every level is reduced from the
+  // full-resolution source by its total factor, so its values are exact block reductions
+  // of the data (a mean of means, a mode of modes or a chained nearest pick would drift).
   const first = inPlace ? 1 : 0;
   const total = outArrays.slice(first).reduce((n, arrays) => n + arrays.reduce((m, a) => m + chunkCount(a), 0), 0);
   let done = 0;
@@ -439,11 +468,11 @@ export async function buildPyramid(source: Store | GeoHierarchy, target: Store, 
     for (let vi = 0; vi < variables.length; vi++) {
       const v = variables[vi];
       const dst = outArrays[li][vi];
-      const src = li === 0 ? v.array : outArrays[li - 1][vi];
-      const factor = levels[li].factor;
+      const src = v.array;
+      const factor = levels[li].cumulative;
       const tasks = chunkWindows(dst);
       await runPool(tasks, concurrency, signal, async (win) => {
-        await processWindow(src, dst, win, v, factor, signal);
+        await processWindow(src, dst, win, v, factor, budget, signal);
         done++;
         options.onProgress?.({ done, total, level: li, variable: v.name });
       });
@@ -627,56 +656,112 @@ async function runPool<T>(items: T[], n: number, signal: AbortSignal | undefined
   if (failed !== undefined) throw failed;
 }
 
-/** Reads the source block of one destination chunk, reduces it, writes the chunk. */
-async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Variable, factor: number, signal?: AbortSignal): Promise<void> {
-  const selection = win.map(([a, b], d) => {
-    if (factor === 1 || (d !== v.yAxis && d !== v.xAxis)) return slice(a, b);
-    return slice(a * factor, Math.min(src.shape[d], b * factor));
-  });
-  const block = await get(src, selection, { signal });
+/**
+ * Source samples (per plane) one read may hold while a chunk is reduced (1 Mi: a
+ * 1024×1024 source chunk). A destination chunk whose source block is larger is reduced
+ * piece by piece, so a task holds about max(SOURCE_BUDGET, F²) source samples (plus the
+ * source chunks a piece touches, and its output chunk), however deep the level.
+ */
+const SOURCE_BUDGET = 1 << 20;
+
+/** A piece of a destination window: output rows and columns, `[start, stop)`. */
+type Piece = { rows: [number, number]; cols: [number, number] };
+
+/**
+ * Splits the spatial extent of a destination window into pieces whose source blocks hold
+ * at most `budget` samples (never less than one output pixel, F² samples). Pieces span
+ * whole source chunk rows (and, when narrower than the window, whole source chunk
+ * columns) where the budget allows, so each source chunk is decoded for one piece only.
+ */
+function sourcePieces(rows: readonly [number, number], cols: readonly [number, number], factor: number, budget: number, sourceChunk?: readonly [number, number]): Piece[] {
+  const perPixel = factor * factor;
+  const height = rows[1] - rows[0];
+  const width = cols[1] - cols[0];
+  // Output rows (columns) that one source chunk row (column) spans.
+  const chunkRows = sourceChunk === undefined ? 1 : Math.ceil(sourceChunk[0] / factor);
+  const chunkCols = sourceChunk === undefined ? 1 : Math.ceil(sourceChunk[1] / factor);
+  let pieceRows = Math.min(height, Math.max(1, Math.min(chunkRows, Math.floor(budget / perPixel))));
+  let pieceCols = Math.max(1, Math.min(width, Math.floor(budget / (perPixel * pieceRows))));
+  if (pieceCols === width) {
+    // Whole rows of the window fit: as many as the budget holds, in whole source chunk rows.
+    const fit = Math.max(pieceRows, Math.floor(budget / (perPixel * width)));
+    pieceRows = Math.min(height, fit >= chunkRows ? fit - (fit % chunkRows) : fit);
+  } else if (pieceCols >= chunkCols) {
+    pieceCols -= pieceCols % chunkCols;
+  }
+  const out: Piece[] = [];
+  for (let r = rows[0]; r < rows[1]; r += pieceRows) {
+    for (let c = cols[0]; c < cols[1]; c += pieceCols) {
+      out.push({ rows: [r, Math.min(rows[1], r + pieceRows)], cols: [c, Math.min(cols[1], c + pieceCols)] });
+    }
+  }
+  return out;
+}
+
+/**
+ * Fills one destination chunk of a level from the full-resolution source: every output
+ * pixel is the reduction of its whole `factor × factor` source block (the level's total
+ * factor), read piece by piece within `budget` samples. With factor 1 it is a copy.
+ */
+async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Variable, factor: number, budget: number, signal?: AbortSignal): Promise<void> {
   if (factor === 1) {
+    const block = await get(src, win.map(([a, b]) => slice(a, b)), { signal });
     await set(dst, win.map(([a, b]) => slice(a, b)), block, { signal });
     return;
   }
   const outShape = win.map(([a, b]) => b - a);
   const out = dst.dataType.allocate(outShape.reduce((n, s) => n * s, 1)) as TypedArray;
-  const inStride = cStrides(block.shape);
   const outStride = cStrides(outShape);
   const integer = integerRange(out);
   const scratch = v.method === "mode" ? new Float64Array(factor * factor) : undefined;
-  // Every combination of the non-spatial indices is one plane.
-  const others = block.shape.map((_, d) => d).filter((d) => d !== v.yAxis && d !== v.xAxis);
-  const idx = others.map(() => 0);
-  for (;;) {
-    let inOff = 0;
-    let outOff = 0;
-    others.forEach((d, k) => {
-      inOff += idx[k] * inStride[d];
-      outOff += idx[k] * outStride[d];
+  const rowsWin = win[v.yAxis];
+  const colsWin = win[v.xAxis];
+  const chunk = src.chunkShape;
+  const sourceChunk = chunk === undefined ? undefined : ([chunk[v.yAxis], chunk[v.xAxis]] as const);
+  for (const piece of sourcePieces(rowsWin, colsWin, factor, budget, sourceChunk)) {
+    throwIfAborted(signal);
+    const selection = win.map(([a, b], d) => {
+      const [p0, p1] = d === v.yAxis ? piece.rows : d === v.xAxis ? piece.cols : [a, b];
+      if (d !== v.yAxis && d !== v.xAxis) return slice(p0, p1);
+      return slice(p0 * factor, Math.min(src.shape[d], p1 * factor));
     });
-    const srcPlane: Plane = {
-      data: block.data as TypedArray,
-      offset: inOff,
-      height: block.shape[v.yAxis],
-      width: block.shape[v.xAxis],
-      rowStride: inStride[v.yAxis],
-      colStride: inStride[v.xAxis],
-    };
-    const dstPlane: Plane = {
-      data: out,
-      offset: outOff,
-      height: outShape[v.yAxis],
-      width: outShape[v.xAxis],
-      rowStride: outStride[v.yAxis],
-      colStride: outStride[v.xAxis],
-    };
-    reducePlane(srcPlane, dstPlane, { method: v.method, fy: factor, fx: factor, nodata: v.nodata, integer, scratch });
-    let k = others.length - 1;
-    for (; k >= 0; k--) {
-      if (++idx[k] < block.shape[others[k]]) break;
-      idx[k] = 0;
+    const block = await get(src, selection, { signal });
+    const inStride = cStrides(block.shape);
+    // Every combination of the non-spatial indices is one plane.
+    const others = block.shape.map((_, d) => d).filter((d) => d !== v.yAxis && d !== v.xAxis);
+    const idx = others.map(() => 0);
+    const pieceOffset = (piece.rows[0] - rowsWin[0]) * outStride[v.yAxis] + (piece.cols[0] - colsWin[0]) * outStride[v.xAxis];
+    for (;;) {
+      let inOff = 0;
+      let outOff = pieceOffset;
+      others.forEach((d, k) => {
+        inOff += idx[k] * inStride[d];
+        outOff += idx[k] * outStride[d];
+      });
+      const srcPlane: Plane = {
+        data: block.data as TypedArray,
+        offset: inOff,
+        height: block.shape[v.yAxis],
+        width: block.shape[v.xAxis],
+        rowStride: inStride[v.yAxis],
+        colStride: inStride[v.xAxis],
+      };
+      const dstPlane: Plane = {
+        data: out,
+        offset: outOff,
+        height: piece.rows[1] - piece.rows[0],
+        width: piece.cols[1] - piece.cols[0],
+        rowStride: outStride[v.yAxis],
+        colStride: outStride[v.xAxis],
+      };
+      reducePlane(srcPlane, dstPlane, { method: v.method, fy: factor, fx: factor, nodata: v.nodata, integer, scratch });
+      let k = others.length - 1;
+      for (; k >= 0; k--) {
+        if (++idx[k] < block.shape[others[k]]) break;
+        idx[k] = 0;
+      }
+      if (k < 0) break;
     }
-    if (k < 0) break;
   }
   throwIfAborted(signal);
   await set(dst, win.map(([a, b]) => slice(a, b)), { data: out, shape: outShape }, { signal });

@@ -1,5 +1,5 @@
 /** Reading a bounding box from a variable at a chosen level, in one call. */
-import { type ArrayData, type DimSelection, get, openArray, type Registry, slice, type ZarrGroup } from "@zarr/core";
+import { type ArrayData, type DimSelection, get, openArray, type Registry, slice, type ZarrArray, type ZarrGroup } from "@zarr/core";
 import { copyRegion, cStrides, type DimIndexer, type Store, ZarrError } from "@zarr/spec";
 import type { Affine } from "./affine.js";
 import type { BBox } from "./attributes.js";
@@ -8,7 +8,7 @@ import { effectiveGeoreference, multiscalesOf } from "./effective.js";
 import { bboxToWindows, chooseLevel, type IndexWindow, type LevelTarget } from "./geo.js";
 import { type GeoHierarchy, joinRelative, loadHierarchy } from "./hierarchy.js";
 import { describeMultiscales, type MultiscaleLevel } from "./multiscale.js";
-import { type CrsLike, reprojectBbox, reprojection, type Reprojector } from "./reproject.js";
+import { type CrsLike, type Reprojector, reprojectBbox, reprojection } from "./reproject.js";
 
 /** Options of {@link readBbox}. */
 export interface ReadBboxOptions {
@@ -27,6 +27,7 @@ export interface ReadBboxOptions {
   select?: Record<string, number | readonly [number, number]>;
   /** Widen the window to whole chunks. */
   snapToChunks?: boolean;
+  /** Where codecs are looked up (default: the source's, see {@link loadHierarchy}). */
   registry?: Registry;
   signal?: AbortSignal;
 }
@@ -59,7 +60,7 @@ export interface BboxData extends ArrayData {
  * r.shape; r.data; r.transform;
  * ```
  */
-export async function readBbox(source: Store | ZarrGroup | GeoHierarchy, options: ReadBboxOptions): Promise<BboxData> {
+export async function readBbox(source: Store | ZarrGroup | ZarrArray | GeoHierarchy, options: ReadBboxOptions): Promise<BboxData> {
   const h = isHierarchy(source) ? source : await loadHierarchy(source, { signal: options.signal, registry: options.registry });
   if (h.store === undefined) throw new ZarrError("INVALID_ARGUMENT", "The hierarchy has no store to read data from");
   const base = options.path ?? "";
@@ -95,7 +96,7 @@ export async function readBbox(source: Store | ZarrGroup | GeoHierarchy, options
     snap: options.snapToChunks && chunk !== undefined ? [chunk[geo.roles.y], chunk[geo.roles.x]] : undefined,
   });
   if (windows.length === 0) throw new ZarrError("OUT_OF_BOUNDS", `The box [${options.bbox.join(", ")}] does not meet the grid of "${arrayPath}"`);
-  const array = await openArray(h.store, h.storePath(arrayPath), { registry: options.registry, signal: options.signal });
+  const array = await openArray(h.store, h.storePath(arrayPath), { registry: options.registry ?? h.registry, signal: options.signal });
   const names = (arrNode?.dimensionNames ?? array.shape.map(() => null)) as (string | null)[];
   const roles = geo.roles;
   const kept: number[] = [];

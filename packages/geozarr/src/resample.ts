@@ -9,8 +9,13 @@ import { type DataArray, type TypedArray, ZarrError } from "@zarr/spec";
 /**
  * The resampling methods the pyramid builder implements:
  * - `average`: mean of the valid pixels (NaN and `nodata` skipped); integers rounded half away from zero;
- * - `nearest`: the pixel at the block's centre (offset ⌊f/2⌋, clamped inside a partial block);
- * - `mode`: the most frequent valid value (ties: the smallest);
+ * - `nearest`: the pixel whose centre is nearest the output pixel's centre, i.e. offset
+ *   ⌊f/2⌋ in the block (row ⌊(i + ½)·f⌋ of output row i). With an even f the centre is the
+ *   corner four pixels share: the one below and right of it (larger row and column) is taken.
+ *   In a partial edge block whose centre lies outside the data, the last row/column is taken
+ *   (the nearest pixel that exists);
+ * - `mode`: the most frequent valid value; ties go to the smallest value, so the result
+ *   does not depend on the order of the pixels;
  * - `min`, `max`: of the valid pixels;
  * - `sum`: of the valid pixels, saturating at the data type's range;
  * - `or`: 1 when any valid pixel is non-zero, else 0 (masks).

@@ -77,6 +77,29 @@ describe("GDAL reads the pyramid levels", () => {
   });
 });
 
+describe("nearest levels pick what GDAL's nearest resampling picks", () => {
+  it("each level equals gdal_translate -r nearest -outsize of level 0 (the pixel below-right of an even block's centre)", async () => {
+    requirePeer(haveGdal(), "GDAL (gdal-bin)");
+    const H = 64;
+    const W = 96;
+    const u = Uint16Array.from({ length: H * W }, (_, i) => (i * 7919) % 65521);
+    const src = await dataset({ u: { data: u, dataType: "uint16" } }, { shape: [H, W] });
+    const dir = mkdtempSync(join(tmpdir(), "geozarr-gdal-nearest-"));
+    dirs.push(dir);
+    const registry = createRegistry([gzip, zlib, v2.v2Format]);
+    const dst = new FileSystemStore(dir);
+    const result = await buildPyramid(src, dst, { writer: v2Writer({ registry }), resampling: "nearest", minSize: 8, chunkShape: [16, 16], registry });
+    expect(result.levels.map((l) => l.cumulative)).toEqual([1, 2, 4, 8]);
+    for (const level of result.levels.slice(1)) {
+      const out = join(dir, `gdal-${level.asset}.asc`);
+      const [h, w] = level.shape;
+      execFileSync("gdal_translate", ["-q", "-of", "AAIGrid", "-r", "nearest", "-outsize", String(w), String(h), `ZARR:"${dir}":/0/u`, out], { stdio: "pipe" });
+      const theirs = readFileSync(out, "utf8").trim().split(/\r?\n/).filter((l) => !/^[a-zA-Z]/.test(l)).join(" ").trim().split(/\s+/).map(Number);
+      expect((await values(dst, `${level.asset}/u`, registry)).data, `level ${level.asset}`).toEqual(theirs);
+    }
+  });
+});
+
 describe("GDAL-written Zarr v2", () => {
   it("reads _CRS and _ARRAY_DIMENSIONS, migrates to the conventions, and reads a box", async () => {
     requirePeer(haveGdal(), "GDAL (gdal-bin)");

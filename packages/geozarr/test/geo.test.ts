@@ -130,8 +130,8 @@ describe("levels, tiles and reading a box", () => {
     const coarse = await readBbox(dst, { variable: "v", level: { resolution: 40 }, bbox: [500000, 4999360, 500640, 5000000] });
     expect(coarse.level?.asset).toBe("2");
     expect(coarse.shape).toEqual([16, 16]);
-    // Nearest resampling picks pixel (2i+1) at each factor-2 step: level 2 pixel (0, 0) is source (3, 3).
-    expect((coarse.data as Float32Array)[0]).toBe(data[3 * n + 3]);
+    // Nearest resampling of level 2 (4×) picks the source pixel below-right of each block's centre: (0, 0) is source (2, 2).
+    expect((coarse.data as Float32Array)[0]).toBe(data[2 * n + 2]);
     await expect(readBbox(dst, { variable: "v", bbox: [0, 0, 1, 1] })).rejects.toMatchObject({ code: "OUT_OF_BOUNDS" });
   });
 

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README examples run and print what they say", () => {
-  const [tour, checks, reproject, geotiff] = runReadmeExamples(join(import.meta.dirname, ".."));
+  const [tour, checks, reproject, geotiff, registries] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(tour).toContain("21 chunks written\n0: 1024×1024 ×1, 1: 512×512 ×2, 2: 256×256 ×4");
   expect(tour).toContain("valid: true findings: 0");
   expect(tour).toContain("EPSG:32633 [ 20, 0, 500000, 0, -20, 5000000 ] parent [ 500000, 4989760, 510240, 5000000 ]");
@@ -17,4 +17,5 @@ it("the README examples run and print what they say", () => {
   expect(geotiff).toContain("[ 'band_1' ] float32 [ 20, 0, 500000, 0, -20, 5000000 ] -9999");
   expect(geotiff).toContain("EPSG:32633 [ 48, 64 ]\n[ 48, 64 ] 0.10000000149011612\nvalid: true");
   expect(geotiff).toContain("48×64 24×32 12×16");
+  expect(registries).toBe("CODEC_UNKNOWN\nUint8Array(4) [ 0, 1, 4, 5 ] true\nUint8Array(1) [ 3 ]\n");
 });

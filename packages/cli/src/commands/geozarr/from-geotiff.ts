@@ -8,7 +8,7 @@ import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-import { bar, fmt, interruptible, parseFactors, parseMinSize, parsePair, parseResamplingOption } from "./shared.js";
+import { bar, fmt, interruptible, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
 export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
@@ -19,6 +19,8 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
     resampling: { type: "string" },
     "min-size": { type: "string" },
     "zarr-format": { type: "string" },
+    "gdal-crs": { type: "boolean" },
+    "no-gdal-crs": { type: "boolean" },
     crs: { type: "string" },
     overwrite: { type: "boolean" },
     json: { type: "boolean" },
@@ -28,11 +30,13 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
     return;
   }
   expectPositionals("geozarr", positionals, 2, 3);
-  const format = values["zarr-format"] ?? "3";
-  if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format is 2 or 3, not "${format}"`, "geozarr");
+  const format = parseZarrFormat(values["zarr-format"]);
   const registry = cliRegistry();
   const options: GeoTiffImportOptions = { registry, overwrite: values.overwrite === true };
-  if (format === "2") options.writer = v2Writer({ registry });
+  // Zarr v2 (what GDAL 3.6 reads) gets GDAL's _CRS on every band unless --no-gdal-crs.
+  if (format === 2) options.writer = v2Writer({ registry });
+  const gdalCrs = parseGdalCrs(values["gdal-crs"], values["no-gdal-crs"]);
+  if (gdalCrs !== undefined) options.gdalCrs = gdalCrs;
   if (values.chunks !== undefined) options.chunkShape = parsePair(values.chunks, "--chunks");
   if (values.crs !== undefined) {
     if (!/^[A-Za-z]+:\S+$/.test(values.crs)) throw new UsageError(`--crs is AUTHORITY:CODE (e.g. EPSG:2056), not "${values.crs}"`, "geozarr");

@@ -1,12 +1,12 @@
 /** `zarr geozarr pyramid`: builds a multiscale pyramid of a Dataset into another store. */
 
 import { normalizePath } from "@zarr/core";
-import { buildPyramid, loadHierarchy, type PyramidOptions } from "@zarr/geozarr";
+import { buildPyramid, loadHierarchy, type PyramidOptions, v2Writer } from "@zarr/geozarr";
 import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-import { bar, interruptible, parseFactors, parseMinSize, parsePair, parseResamplingOption } from "./shared.js";
+import { bar, interruptible, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr pyramid SRC DST`. */
 export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
@@ -21,6 +21,8 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
     "src-path": { type: "string" },
     "dst-path": { type: "string" },
     "gdal-crs": { type: "boolean" },
+    "no-gdal-crs": { type: "boolean" },
+    "zarr-format": { type: "string" },
     overwrite: { type: "boolean" },
     concurrency: { type: "string", short: "j" },
   });
@@ -29,7 +31,16 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
     return;
   }
   expectPositionals("geozarr", positionals, 2, 2);
-  const options: PyramidOptions = { registry: cliRegistry(), overwrite: values.overwrite === true, gdalCrs: values["gdal-crs"] === true };
+  const format = parseZarrFormat(values["zarr-format"]);
+  const registry = cliRegistry();
+  const options: PyramidOptions = { registry, overwrite: values.overwrite === true };
+  // Zarr v2 is what GDAL 3.6 reads: with it, GDAL's _CRS is written unless --no-gdal-crs.
+  if (format === 2) {
+    if (values.shards !== undefined) throw new UsageError("--shards needs Zarr v3: Zarr v2 has no sharding", "geozarr");
+    options.writer = v2Writer({ registry });
+  }
+  const gdalCrs = parseGdalCrs(values["gdal-crs"], values["no-gdal-crs"]);
+  if (gdalCrs !== undefined) options.gdalCrs = gdalCrs;
   if (values.factors !== undefined) options.factors = parseFactors(values.factors);
   if (values.resampling !== undefined) options.resampling = parseResamplingOption(values.resampling);
   if (values["min-size"] !== undefined) options.minSize = parseMinSize(values["min-size"]);
@@ -45,13 +56,13 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   if (values.concurrency !== undefined) options.concurrency = integerOption("geozarr", "--concurrency", values.concurrency, 1, 1024, 4);
   const src = await openStoreArg(positionals[0], { writable: false });
   const dst = await openStoreArg(positionals[1], { writable: true });
-  const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry: options.registry });
+  const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry });
   const progress = process.stderr.isTTY ? bar() : undefined;
   options.onProgress = (p) => progress?.(p.done, p.total, `level ${p.level} ${p.variable}`);
   await interruptible(async (signal) => {
     const result = await buildPyramid(h, dst, { ...options, signal });
     if (progress !== undefined) process.stderr.write("\n");
-    const lines = [`wrote ${result.levels.length} level(s) of ${result.variables.length} variable(s) to ${positionals[1]}${result.path === "" ? "" : `/${result.path}`}:`];
+    const lines = [`wrote ${result.levels.length} level(s) of ${result.variables.length} variable(s) to ${positionals[1]}${result.path === "" ? "" : `/${result.path}`} (Zarr v${result.format}):`];
     for (const l of result.levels) {
       lines.push(`  ${l.asset.padEnd(6)} ${l.shape[0]}×${l.shape[1]}  ×${l.cumulative}  chunks ${l.chunkShape.join("×")}${l.shardShape ? ` shards ${l.shardShape.join("×")}` : ""}`);
     }

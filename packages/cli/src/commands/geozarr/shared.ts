@@ -48,6 +48,22 @@ export function parseResamplingOption(text: string): string | Record<string, str
   return map;
 }
 
+/** `--zarr-format`: 2 or 3 (default 3). */
+export function parseZarrFormat(text: string | undefined): 2 | 3 {
+  const format = text ?? "3";
+  if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format is 2 or 3, not "${format}"`, "geozarr");
+  return format === "2" ? 2 : 3;
+}
+
+/**
+ * `--gdal-crs` / `--no-gdal-crs`: whether to write GDAL's `_CRS` on every variable.
+ * Undefined (neither given) leaves the library's default: on for Zarr v2, off for v3.
+ */
+export function parseGdalCrs(on: boolean | undefined, off: boolean | undefined): boolean | undefined {
+  if (on === true && off === true) throw new UsageError("--gdal-crs and --no-gdal-crs contradict each other", "geozarr");
+  return on === true ? true : off === true ? false : undefined;
+}
+
 /** `--min-size`: a positive integer. */
 export function parseMinSize(text: string): number {
   const m = Number(text);
