@@ -12,8 +12,8 @@ import { detectConventions } from "./conventions.js";
 import { type Crs, crsCode, crsFromString, normaliseCode } from "./crs.js";
 import { effectiveGeoreference, gridExtent } from "./effective.js";
 import { GeoHierarchy, type GeoNode, joinRelative, loadHierarchy } from "./hierarchy.js";
-import { describeMultiscales } from "./multiscale.js";
 import { inferSpatialDimensions } from "./legacy.js";
+import { describeMultiscales } from "./multiscale.js";
 import { type ValidationReport, validateHierarchy } from "./validate.js";
 
 /** One change migration makes (or would make) to a node's attributes. */

@@ -11,10 +11,10 @@ import {
   datasetAttributes,
   describeMultiscales,
   loadHierarchy,
-  planPyramid,
   type Plane,
-  reducePlane,
+  planPyramid,
   type ResamplingMethod,
+  reducePlane,
   v2Writer,
   validate,
 } from "../src/index.js";

@@ -81,7 +81,18 @@ const CASES: Case[] = [
     errors: ["spatial.dimensions-not-in-array"],
   },
   { name: "registration neither pixel nor node", docs: datasetDocs("", [100, 80], ds([100, 80], { "spatial:registration": "area" })), errors: ["spatial.registration-invalid"] },
-  { name: "a missing coordinate array", docs: (() => { const d = datasetDocs(""); delete d.x; return d; })(), errors: ["dataset.coordinate-missing"] },
+  {
+    name: "no coordinate arrays: spatial:transform georeferences y and x",
+    docs: (() => { const d = datasetDocs(""); delete d.x; delete d.y; return d; })(),
+    errors: [],
+    crs: "EPSG:32633",
+  },
+  {
+    name: "a missing coordinate array without spatial:transform",
+    docs: (() => { const a = ds(); delete a["spatial:transform"]; const d = datasetDocs("", [100, 80], a); delete d.x; return d; })(),
+    errors: ["dataset.coordinate-missing"],
+  },
+  { name: "a missing coordinate array for a non-spatial dimension", docs: { ...datasetDocs(""), b05: array([3, 100, 80], ["band", "y", "x"]) }, errors: ["dataset.coordinate-missing"] },
   { name: "a coordinate of the wrong length", docs: { ...datasetDocs(""), x: array([81], ["x"]) }, errors: ["dataset.coordinate-mismatch"] },
   { name: "a scalar array", docs: { ...datasetDocs(""), flag: array([], null) }, errors: ["dataarray.scalar"] },
   { name: "unnamed dimensions", docs: { ...datasetDocs(""), b05: array([100, 80], null) }, errors: ["dataarray.dimension-names-missing"] },
@@ -96,7 +107,7 @@ const CASES: Case[] = [
   { name: "a layout that is empty", docs: { "": group({ ...multiscalesAttributes({ levels: [{ asset: "0" }] }), multiscales: { layout: [] } }) }, errors: ["multiscales.invalid"] },
   {
     name: "a geospatial pyramid that does not declare spatial",
-    docs: (() => { const d = pyramidDocs(); const a = d[""].attributes as JsonObject; a.zarr_conventions = (a.zarr_conventions as JsonObject[]).filter((e) => e.name !== "spatial"); return d; })(),
+    docs: (() => { const d = pyramidDocs(); const a = d[""].attributes as JsonObject; a.zarr_conventions = (a.zarr_conventions as JsonObject[]).filter((e) => e.name !== "spatial:"); return d; })(),
     errors: ["multiscales.conventions-missing"],
     crs: "EPSG:32633",
   },
