@@ -56,7 +56,7 @@ function readFields(obj: JsonObject, prefix: string, into: GeoProj010): void {
   into.transform ??= numbers(get("transform"), [6, 9]);
   into.bbox ??= numbers(get("bbox"), [4]);
   const shape = numbers(get("shape"), [2]);
-  if (shape !== undefined && shape.every((n) => Number.isSafeInteger(n) && n >= 1)) into.shape ??= [shape[0], shape[1]];
+  if (shape?.every((n) => Number.isSafeInteger(n) && n >= 1)) into.shape ??= [shape[0], shape[1]];
 }
 
 /** The geo-proj 0.1.0 fields of a node, when it uses that form. */

@@ -240,7 +240,7 @@ describe("migration to the conventions", () => {
       const s = await store(v1Dataset);
       const plan = await migrate(s, { conventions: "v0.1" });
       expect(plan.changes.map((c) => c.description)).toEqual(["declarations proj v1 \"proj:\", spatial v1 \"spatial:\" → v0.1"]);
-      expect(((await readNodeMetadata(s, ""))?.attributes as JsonObject).zarr_conventions).toEqual([v01.proj, v01.spatial]);
+      expect((await readNodeMetadata(s, ""))?.attributes.zarr_conventions).toEqual([v01.proj, v01.spatial]);
       expect((await validate(s)).findings).toEqual([]);
       const crs84 = await store({ ...v1Dataset, zarr_conventions: [v01.proj, v01.spatial], "proj:code": "OGC:CRS84" });
       const r = await migrate(crs84, { dryRun: true });
