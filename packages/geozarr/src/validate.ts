@@ -964,8 +964,8 @@ function isHierarchy(v: unknown): v is GeoHierarchy {
   return typeof v === "object" && v !== null && typeof (v as GeoHierarchy).all === "function" && typeof (v as GeoHierarchy).children === "function";
 }
 
-/** The catalogue of rules as `{id, severity, summary}` (for documentation and `--rules`). */
-export function listRules(): Array<{ id: RuleId; severity: Severity; summary: string }> {
-  return (Object.keys(RULES) as RuleId[]).map((id) => ({ id, severity: RULES[id][0], summary: RULES[id][1] }));
+/** The catalogue of rules as `{id, severity, summary, section}` (for documentation and `--rules`); `section` is the mini-spec's. */
+export function listRules(): Array<{ id: RuleId; severity: Severity; summary: string; section: string }> {
+  return (Object.keys(RULES) as RuleId[]).map((id) => ({ id, severity: RULES[id][0], summary: RULES[id][1], section: RULES[id][2] }));
 }
 
