@@ -1,19 +1,13 @@
 /** `zarr geozarr migrate`: upgrades older GeoZarr declarations in place, or shows what would change. */
 
 import { normalizePath } from "@zarr/core";
-import { CONVENTIONS_VERSIONS, type ConventionsVersion, loadHierarchy, migrate } from "@zarr/geozarr";
+import { loadHierarchy, migrate } from "@zarr/geozarr";
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
-import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-
-/** `--conventions`: the declaration form to write, `v1` (the mini-spec's, default) or `v0.1`. */
-export function parseConventionsOption(text: string | undefined): ConventionsVersion | undefined {
-  if (text === undefined) return undefined;
-  if (!(CONVENTIONS_VERSIONS as readonly string[]).includes(text)) throw new UsageError(`--conventions is ${CONVENTIONS_VERSIONS.join(" or ")}, not "${text}"`, "geozarr");
-  return text as ConventionsVersion;
-}
+import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
+import { parseConventionsOption } from "./shared.js";
 
 /** Runs `zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]`. */
 export async function migrateCommand(args: string[], io: CliIO): Promise<void> {

@@ -4,7 +4,7 @@
  */
 
 import { normalizePath } from "@zarr/core";
-import { type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
+import { CONVENTIONS_VERSIONS, type ConventionsVersion, type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { UsageError } from "../../usage.js";
@@ -45,6 +45,16 @@ export function parseResamplingOption(text: string): string | Record<string, str
     map[k.trim()] = v.trim();
   }
   return map;
+}
+
+/**
+ * `--conventions`: the declaration form to write, `v1` (the mini-spec's; `undefined` when
+ * the option is absent, which the library reads as v1) or `v0.1`.
+ */
+export function parseConventionsOption(text: string | undefined): ConventionsVersion | undefined {
+  if (text === undefined) return undefined;
+  if (!(CONVENTIONS_VERSIONS as readonly string[]).includes(text)) throw new UsageError(`--conventions is ${CONVENTIONS_VERSIONS.join(" or ")}, not "${text}"`, "geozarr");
+  return text as ConventionsVersion;
 }
 
 /** `--min-size`: a positive integer. */
