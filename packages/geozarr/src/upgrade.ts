@@ -23,7 +23,7 @@ export interface DeclarationUpgrade {
 }
 
 /** The geo-proj 0.1.0 fields of a node (from `geo.proj`, the entry's `configuration`, or root `proj:` keys). */
-interface GeoProj010 {
+export interface GeoProj010 {
   code?: string;
   wkt2?: string;
   projjson?: JsonObject;
@@ -59,8 +59,8 @@ function readFields(obj: JsonObject, prefix: string, into: GeoProj010): void {
   if (shape?.every((n) => Number.isSafeInteger(n) && n >= 1)) into.shape ??= [shape[0], shape[1]];
 }
 
-/** The geo-proj 0.1.0 fields of a node, when it uses that form. */
-function geoProj010(a: JsonObject): GeoProj010 | undefined {
+/** The geo-proj 0.1.0 fields of a node, when it uses that form (object-form declaration or a `geo.proj` dictionary). */
+export function geoProj010(a: JsonObject): GeoProj010 | undefined {
   const out: GeoProj010 = { from: [] };
   const objectForm = isJsonObject(a.zarr_conventions) && !Array.isArray(a.zarr_conventions);
   if (isJsonObject(a.geo) && isJsonObject(a.geo.proj)) {

@@ -15,6 +15,7 @@ import {
   LEGACY_PROJ_KEYS,
   legacyProjIssues,
   type MultiscalesAttributes,
+  PROJ_CODE_PATTERNS,
   PROJ_KEYS,
   readMultiscales,
   readProj,
@@ -28,6 +29,7 @@ import { type Finding, type Issue, issue, locate, pointer, RULES, type RuleId, t
 import { type GeoHierarchy, type GeoNode, joinRelative, type LoadHierarchyOptions, loadHierarchy } from "./hierarchy.js";
 import { crsFromGdalAttribute, crsFromStacEpsg, gridMappingName, shapeFromStac, transformFromStac } from "./legacy.js";
 import { describeMultiscales, levelVariables } from "./multiscale.js";
+import { geoProj010 } from "./upgrade.js";
 
 /** Options of the validators. */
 export interface ValidateOptions {
@@ -186,7 +188,20 @@ function checkNodeAttributes(node: GeoNode, ctx: Ctx, h?: GeoHierarchy): void {
   const proj = readProj(a, undefined, rules);
   if (declared.has("proj") || usesProj) found.push(...proj.issues);
   const inheritsCrs = inherited.some((n) => readProj(n.attributes).value !== undefined);
-  if (declared.has("proj") && proj.value === undefined && proj.issues.length === 0 && !inheritsCrs) {
+  // geo-proj 0.1.0 keeps the CRS in `geo.proj` (or the entry's configuration): its rules
+  // are at least one of code/wkt2/projjson, the code LETTERS:DIGITS.
+  const old = geoProj010(a);
+  if (old?.code !== undefined && a["proj:code"] === undefined && !PROJ_CODE_PATTERNS.v1.test(old.code)) {
+    found.push(
+      issue(
+        "proj.code-format",
+        isJsonObject(a.geo) && isJsonObject(a.geo.proj) ? pointer("attributes", "geo", "proj", "code") : DECL_POINTER,
+        `the geo-proj 0.1.0 code must match ${PROJ_CODE_PATTERNS.v1.source}, not ${JSON.stringify(old.code)}`,
+      ),
+    );
+  }
+  const oldCrs = old !== undefined && (old.code !== undefined || old.wkt2 !== undefined || old.projjson !== undefined);
+  if (declared.has("proj") && proj.value === undefined && proj.issues.length === 0 && !inheritsCrs && !oldCrs) {
     found.push(
       issue(
         "proj.missing-crs",

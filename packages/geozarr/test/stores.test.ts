@@ -165,6 +165,11 @@ const CASES: Case[] = [
     errors: [],
   },
   {
+    name: "a geo-proj 0.1.0 geo dictionary with a code that is not LETTERS:DIGITS",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], { geo: { proj: { code: "epsg:4326", spatial_dimensions: ["y", "x"] } } }) },
+    errors: ["proj.code-format"],
+  },
+  {
     name: "a root array (a DataArray on its own) with duplicate dimension names",
     docs: { "": array([4, 5], ["y", "y"]) },
     errors: ["dataarray.dimension-names-duplicate"],
