@@ -6,7 +6,7 @@
  * window by window, so memory holds a few chunks, never the whole raster.
  */
 import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, type ZarrArray } from "@zarr/core";
-import { isWritable, type JsonObject, type JsonValue, type Store, type TypedArray, throwIfAborted, ZarrError } from "@zarr/spec";
+import { isWritable, type JsonObject, type JsonValue, type Store, throwIfAborted, type TypedArray, ZarrError } from "@zarr/spec";
 import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geotiff";
 import type { Affine } from "./affine.js";
 import { determinant, isAffine, isAxisAligned } from "./affine.js";

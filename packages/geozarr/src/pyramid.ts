@@ -14,8 +14,8 @@ import {
   type Registry,
   set,
   slice,
-  type V2CodecConfig,
   writeNodeMetadata,
+  type V2CodecConfig,
   type ZarrArray,
 } from "@zarr/core";
 import {
@@ -25,8 +25,8 @@ import {
   type JsonObject,
   type JsonValue,
   type Store,
-  type TypedArray,
   throwIfAborted,
+  type TypedArray,
   ZarrError,
 } from "@zarr/spec";
 import type { Affine } from "./affine.js";
@@ -36,7 +36,7 @@ import { type Crs, crsCode, isGeographic } from "./crs.js";
 import { effectiveGeoreference, gridExtent } from "./effective.js";
 import { type GeoHierarchy, type GeoNode, joinRelative, loadHierarchy } from "./hierarchy.js";
 import { type PlannedLevel, planPyramid } from "./plan.js";
-import { integerRange, type Plane, parseResampling, type ResamplingMethod, reducePlane } from "./resample.js";
+import { integerRange, parseResampling, type Plane, reducePlane, type ResamplingMethod } from "./resample.js";
 
 /** Progress of a pyramid build. */
 export interface PyramidProgress {

@@ -8,7 +8,7 @@ import { effectiveGeoreference, multiscalesOf } from "./effective.js";
 import { bboxToWindows, chooseLevel, type IndexWindow, type LevelTarget } from "./geo.js";
 import { type GeoHierarchy, joinRelative, loadHierarchy } from "./hierarchy.js";
 import { describeMultiscales, type MultiscaleLevel } from "./multiscale.js";
-import { type CrsLike, type Reprojector, reprojectBbox, reprojection } from "./reproject.js";
+import { type CrsLike, reprojectBbox, reprojection, type Reprojector } from "./reproject.js";
 
 /** Options of {@link readBbox}. */
 export interface ReadBboxOptions {

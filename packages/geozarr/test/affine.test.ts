@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Affine } from "../src/index.js";
 import { affineBounds, affineFromGdal, affineToGdal, applyAffine, composeAffine, determinant, invertAffine, pixelSize, scaleAffine } from "../src/index.js";
+import type { Affine } from "../src/index.js";
 
 const coef = fc.double({ min: -1e4, max: 1e4, noNaN: true });
 const affine = fc.tuple(coef, coef, coef, coef, coef, coef).filter((t) => Math.abs(determinant(t)) > 1e-3) as fc.Arbitrary<Affine>;

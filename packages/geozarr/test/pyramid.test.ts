@@ -11,10 +11,10 @@ import {
   datasetAttributes,
   describeMultiscales,
   loadHierarchy,
-  type Plane,
   planPyramid,
-  type ResamplingMethod,
+  type Plane,
   reducePlane,
+  type ResamplingMethod,
   v2Writer,
   validate,
 } from "../src/index.js";
