@@ -91,9 +91,14 @@ export const USAGE: Record<string, string> = {
   Stops on Ctrl-C (SIGINT) or SIGTERM.`,
   geozarr: `Usage: zarr geozarr validate|info|pyramid|migrate|from-geotiff ...
   GeoZarr conventions (zarr_conventions, proj:, spatial:, multiscales).
-  zarr geozarr validate STORE [PATH] [--json] [--min-severity error|warning|info] [--tolerance T] [--rules]
-      check the whole hierarchy; each finding has a severity, rule id, node path, JSON
-      pointer and how to fix it. Exit status 1 when there is an error. --rules lists the rules.
+  zarr geozarr validate STORE [PATH] [--json] [--strict] [--min-severity error|warning|info]
+                       [--tolerance T] [--rules]
+      check the whole hierarchy, each node by the rules of the convention version it
+      declares (v1 and undeclared: the mini-spec's; v0.1: v0.1's); each finding has a
+      severity, rule id, node path, JSON pointer, how to fix it and the mini-spec section,
+      then a summary line with the counts. --json prints {valid, counts, summary, findings}.
+      Exit status 0 when valid, 1 when there is an error; --strict makes warnings errors.
+      --rules lists the rules.
   zarr geozarr info STORE [PATH] [--json]
       the Multiscale Datasets (CRS, levels, shapes, resolutions, variables) and Datasets
   zarr geozarr pyramid SRC DST [--factors 2,3] [--resampling average|VAR=METHOD,...]
@@ -105,8 +110,10 @@ export const USAGE: Record<string, string> = {
       level is reduced from the full-resolution blocks (exact with NaN/nodata).
       --zarr-format 2 writes Zarr v2 with _ARRAY_DIMENSIONS and GDAL's _CRS (what GDAL 3.6
       reads; no --shards); --gdal-crs adds _CRS to Zarr v3, --no-gdal-crs leaves it out
-  zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--json]
-      convert GeoZarr 0.4 tile-matrix-set and ndpyramid multiscales, and GDAL/CF/STAC
+  zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]
+      rewrite older declarations (v0.1, branch heads, geo-proj 0.1.0 and its geo
+      dictionary) in the mini-spec's v1 form (--conventions v0.1: in v0.1's), and convert
+      GeoZarr 0.4 tile-matrix-set and ndpyramid multiscales, and GDAL/CF/STAC
       georeferencing, to the conventions; --dry-run reports without writing
   zarr geozarr from-geotiff IN.tif DST [PATH] [--chunks R,C] [--pyramid] [--factors 2]
                        [--resampling average] [--min-size 256] [--zarr-format 2|3] [--crs EPSG:N]

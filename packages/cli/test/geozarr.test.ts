@@ -3,8 +3,9 @@
  * workspace packages resolve to their sources, so no build is needed).
  */
 import path from "node:path";
-import { createArray, createGroup, set } from "@zarr/core";
-import { createDataset } from "@zarr/geozarr";
+import { createArray, createGroup, readNodeMetadata, set } from "@zarr/core";
+import { CONVENTION_ENTRIES, CONVENTION_ENTRIES_BY_VERSION, createDataset } from "@zarr/geozarr";
+import type { JsonObject } from "@zarr/spec";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTempDirs, runInProcess as run, tempDir } from "./helpers.js";
@@ -80,5 +81,120 @@ describe("zarr geozarr", () => {
     expect(bad.err).toContain("missing arguments");
     expect((await run("geozarr", "frobnicate")).code).toBe(2);
     expect((await run("geozarr", "pyramid", dir, dir + "2", "--factors", "1")).err).toContain("--factors");
+  });
+
+  describe("validate for people and programs", () => {
+    /** Writes zarr.json documents into a new directory store; returns its path. */
+    async function docsStore(name: string, docs: Record<string, JsonObject>): Promise<string> {
+      const dir = path.join(tempDir("zarr-geozarr-"), name);
+      const store = new FileSystemStore(dir);
+      for (const [p, doc] of Object.entries(docs)) await store.set(p === "" ? "zarr.json" : `${p}/zarr.json`, new TextEncoder().encode(JSON.stringify(doc)));
+      return dir;
+    }
+    const band = (attributes: JsonObject = {}): JsonObject => ({
+      zarr_format: 3,
+      node_type: "array",
+      shape: [100, 100],
+      data_type: "uint16",
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [50, 50] } },
+      chunk_key_encoding: { name: "default" },
+      fill_value: 0,
+      codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+      dimension_names: ["Y", "X"],
+      attributes,
+    });
+    // The mini-spec's first Dataset example (smaller arrays): no Y/X coordinate arrays.
+    const dataset = (extra: JsonObject = {}): Record<string, JsonObject> => ({
+      "": {
+        zarr_format: 3,
+        node_type: "group",
+        attributes: {
+          zarr_conventions: [CONVENTION_ENTRIES.proj, CONVENTION_ENTRIES.spatial],
+          "proj:code": "EPSG:32633",
+          "spatial:dimensions": ["Y", "X"],
+          "spatial:transform": [10, 0, 500000, 0, -10, 5000000],
+          "spatial:bbox": [500000, 4999000, 501000, 5000000],
+          ...extra,
+        },
+      },
+      red: band(),
+      nir: band(),
+    });
+
+    it("the mini-spec's first Dataset example is valid: exit 0, a summary line", async () => {
+      const dir = await docsStore("minispec.zarr", dataset());
+      const r = await run("geozarr", "validate", dir);
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.out.trim()).toBe("valid: 0 error(s), 0 warning(s), 0 info; 1 Dataset(s), 0 Multiscale Dataset(s)");
+    });
+
+    it("--json: every finding with rule, severity, node path, JSON pointer, message and spec section; exit 1 on errors", async () => {
+      const dir = await docsStore("bad-code.zarr", { "": { zarr_format: 3, node_type: "group", attributes: {} }, a: band({ zarr_conventions: [CONVENTION_ENTRIES.proj], "proj:code": "epsg:4326" }) });
+      const r = await run("geozarr", "validate", dir, "--json");
+      expect(r.code).toBe(1);
+      expect(r.err).toBe("zarr: [METADATA_INVALID] 1 GeoZarr error(s) found");
+      const j = JSON.parse(r.out);
+      expect(j).toMatchObject({ valid: false, strict: false, counts: { error: 1, warning: 0, info: 0 }, summary: "NOT valid: 1 error(s), 0 warning(s), 0 info; 0 Dataset(s), 0 Multiscale Dataset(s)" });
+      expect(j.findings).toEqual([
+        {
+          rule: "proj.code-format",
+          severity: "error",
+          path: "a",
+          pointer: "/attributes/proj:code",
+          message: expect.stringContaining('write "EPSG:4326"'),
+          section: "Appendix › proj: Properties",
+        },
+      ]);
+      const text = await run("geozarr", "validate", dir);
+      expect(text.out).toContain("error   proj.code-format  a /attributes/proj:code");
+      expect(text.out).toContain("[mini-spec: Appendix › proj: Properties]");
+      expect(text.out.trim().split("\n").at(-1)).toBe("NOT valid: 1 error(s), 0 warning(s), 0 info; 0 Dataset(s), 0 Multiscale Dataset(s)");
+    });
+
+    it("--strict makes warnings errors; usage errors stay exit 2", async () => {
+      const dir = await docsStore("warning.zarr", dataset({ "spatial:bbox": [0, 0, 0, 0] }));
+      const lenient = await run("geozarr", "validate", dir, "--json");
+      expect(lenient.code).toBe(0);
+      expect(JSON.parse(lenient.out).findings.map((f: { severity: string; rule: string }) => `${f.severity} ${f.rule}`)).toEqual(["warning spatial.bbox-degenerate"]);
+      const strict = await run("geozarr", "validate", dir, "--json", "--strict");
+      expect(strict.code).toBe(1);
+      expect(strict.err).toContain("(--strict)");
+      const j = JSON.parse(strict.out);
+      expect(j).toMatchObject({ valid: false, strict: true, counts: { error: 1, warning: 0 } });
+      expect(j.findings[0]).toMatchObject({ severity: "error", rule: "spatial.bbox-degenerate" });
+      expect(j.summary).toContain("(--strict: warnings count as errors)");
+      expect((await run("geozarr", "validate", dir, "--min-severity", "loud")).code).toBe(2);
+      expect((await run("geozarr", "validate")).code).toBe(2);
+      const rules = JSON.parse((await run("geozarr", "validate", "--rules", "--json")).out);
+      expect(rules.find((r: { id: string }) => r.id === "proj.multiple-crs")).toEqual({
+        id: "proj.multiple-crs",
+        severity: "error",
+        summary: expect.any(String),
+        section: "Appendix › proj: Properties",
+      });
+    });
+
+    it("migrate upgrades v0.1 declarations to the mini-spec's (dry run first), and --conventions v0.1 writes v0.1", async () => {
+      const v01 = CONVENTION_ENTRIES_BY_VERSION["v0.1"];
+      const docs = dataset();
+      (docs[""].attributes as JsonObject).zarr_conventions = [v01.proj, v01.spatial];
+      const dir = await docsStore("v01.zarr", docs);
+      expect((await run("geozarr", "validate", dir)).code).toBe(0);
+      const dry = await run("geozarr", "migrate", dir, "--dry-run");
+      expect(dry.code).toBe(0);
+      expect(dry.out).toContain('/  [conventions] declarations proj v0.1 "proj", spatial v0.1 "spatial" → v1');
+      const store = new FileSystemStore(dir);
+      expect((await readNodeMetadata(store, ""))?.attributes.zarr_conventions).toEqual([v01.proj, v01.spatial]);
+      expect((await run("geozarr", "migrate", dir)).code).toBe(0);
+      expect((await readNodeMetadata(store, ""))?.attributes.zarr_conventions).toEqual([CONVENTION_ENTRIES.proj, CONVENTION_ENTRIES.spatial]);
+      expect((await run("geozarr", "validate", dir)).code).toBe(0);
+      const back = await run("geozarr", "migrate", dir, "--conventions", "v0.1");
+      expect(back.out).toContain("→ v0.1");
+      expect((await readNodeMetadata(store, ""))?.attributes.zarr_conventions).toEqual([v01.proj, v01.spatial]);
+      const bad = await run("geozarr", "migrate", dir, "--conventions", "v2");
+      expect(bad.code).toBe(2);
+      expect(bad.err).toContain('--conventions is v1 or v0.1, not "v2"');
+    });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "@zarr/spec";
 import { type Affine, determinant, isAffine } from "./affine.js";
-import { describe } from "./conventions.js";
+import { type ConventionsVersion, describe } from "./conventions.js";
 import { type Crs, crsCode, isCrsCode, projjsonProblem, wktVersion } from "./crs.js";
 import { type Issue, issue, pointer } from "./findings.js";
 
@@ -64,26 +64,52 @@ export const SPATIAL_KEYS = [
 ] as const;
 
 /**
+ * The `proj:code` pattern of each version: the mini-spec's (and v1's) `^[A-Z]+:[0-9]+$`,
+ * and the looser `^[^:]+:[^:]+$` of the v0.1 schema (which admits `OGC:CRS84`).
+ */
+export const PROJ_CODE_PATTERNS: Readonly<Record<ConventionsVersion, RegExp>> = {
+  v1: /^[A-Z]+:[0-9]+$/,
+  "v0.1": /^[^:]+:[^:]+$/,
+};
+
+/** A hint for a `proj:code` that fails the version's pattern. */
+function codeHint(code: JsonValue, rules: ConventionsVersion): string {
+  if (typeof code === "number") return `; write "EPSG:${code}"`;
+  if (typeof code !== "string") return "";
+  const upper = code.toUpperCase();
+  if (PROJ_CODE_PATTERNS[rules].test(upper)) return `; write "${upper}"`;
+  if (rules === "v1" && PROJ_CODE_PATTERNS["v0.1"].test(code)) {
+    return "; a code that is not LETTERS:DIGITS (such as OGC:CRS84) goes in proj:wkt2 or proj:projjson under v1, or declare the v0.1 proj convention";
+  }
+  return "";
+}
+
+/**
  * Reads `proj:code`, `proj:wkt2` and `proj:projjson`. The value is `undefined` when
- * none is present. `base` is the JSON pointer prefix (default `/attributes`).
+ * none is present; a code any version admits is kept in the value even when `rules`
+ * reports it. `base` is the JSON pointer prefix (default `/attributes`). `rules` is the
+ * version whose rules apply (default `v1`, the mini-spec's: `proj:code` matches
+ * `^[A-Z]+:[0-9]+$` and exactly one of the three is given; `v0.1`: `^[^:]+:[^:]+$`, at
+ * least one).
  *
  * @example
  * ```ts
  * readProj({ "proj:code": "EPSG:32633" }).value; // { code: "EPSG:32633" }
+ * readProj({ "proj:code": "OGC:CRS84" }, undefined, "v0.1").issues; // []
  * ```
  */
-export function readProj(attributes: JsonObject, base = pointer(ATTR)): Parsed<Crs | undefined> {
+export function readProj(attributes: JsonObject, base = pointer(ATTR), rules: ConventionsVersion = "v1"): Parsed<Crs | undefined> {
   const issues: Issue[] = [];
   const out: Crs = {};
   const code = attributes["proj:code"];
   if (code !== undefined) {
     if (typeof code === "string" && isCrsCode(code)) out.code = code;
-    else {
+    if (typeof code !== "string" || !PROJ_CODE_PATTERNS[rules].test(code)) {
       issues.push(
         issue(
           "proj.code-format",
           `${base}/proj:code`,
-          `proj:code must be "AUTHORITY:CODE" such as "EPSG:32633", not ${describe(code)}${typeof code === "number" ? `; write "EPSG:${code}"` : ""}`,
+          `proj:code must match ${PROJ_CODE_PATTERNS[rules].source} (${rules} proj), such as "EPSG:32633", not ${describe(code)}${codeHint(code, rules)}`,
         ),
       );
     }
@@ -113,6 +139,16 @@ export function readProj(attributes: JsonObject, base = pointer(ATTR)): Parsed<C
     } else out.projjson = pj as JsonObject;
   }
   const any = out.code !== undefined || out.wkt2 !== undefined || out.projjson !== undefined;
+  const given = PROJ_KEYS.filter((k) => attributes[k] !== undefined && attributes[k] !== null);
+  if (rules === "v1" && given.length > 1) {
+    issues.push(
+      issue(
+        "proj.multiple-crs",
+        `${base}/${given[1]}`,
+        `${given.join(" and ")} are both set; v1 proj takes exactly one of proj:code, proj:wkt2, proj:projjson: keep one (proj:code when the CRS has one), or declare the v0.1 proj convention, which allows several`,
+      ),
+    );
+  }
   if (any) {
     const codes = [
       ["proj:code", out.code === undefined ? undefined : crsCode({ code: out.code })],

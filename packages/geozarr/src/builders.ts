@@ -1,14 +1,15 @@
 /**
  * Typed builders for convention attributes. Every builder emits the `zarr_conventions`
- * entries (v0.1) for exactly the conventions whose keys it writes, and checks its input
- * so what it writes validates.
+ * entries for exactly the conventions whose keys it writes — v1, as the mini-spec shows
+ * them, or v0.1 with `conventions: "v0.1"` — and checks its input so what it writes
+ * validates under that version's rules.
  */
 import { createArray, createGroup, type Registry, set, type ZarrGroup } from "@zarr/core";
 import { type JsonObject, type JsonValue, type Store, ZarrError } from "@zarr/spec";
 import { type Affine, determinant, isAffine, isAxisAligned } from "./affine.js";
 import type { BBox, Registration } from "./attributes.js";
-import { isRelativeAssetPath } from "./attributes.js";
-import { type ConventionName, detectConventions, withConventions } from "./conventions.js";
+import { isRelativeAssetPath, PROJ_CODE_PATTERNS } from "./attributes.js";
+import { type ConventionName, type ConventionsVersion, conventionsVersion, detectConventions, withConventions } from "./conventions.js";
 import { type Crs, isCrsCode, isGeographic, projjsonProblem, wktVersion } from "./crs.js";
 import { gridExtent } from "./effective.js";
 
@@ -45,16 +46,30 @@ function bad(message: string): never {
   throw new ZarrError("INVALID_ARGUMENT", message);
 }
 
+/** The option every builder takes: which form of the declarations to write. */
+export interface ConventionsOption {
+  /**
+   * `"v1"` (default): the entries and rules the mini-spec shows (`proj:`/`spatial:` names,
+   * v1 URLs, exactly one CRS field, `proj:code` LETTERS:DIGITS). `"v0.1"`: the conventions'
+   * v0.1 tags, as geozarr-toolkit and its metazarr validator expect.
+   */
+  conventions?: ConventionsVersion;
+}
+
 /**
- * `proj:` attributes for a CRS, with the proj v0.1 declaration.
+ * `proj:` attributes for a CRS, with the proj declaration. Under v1 (the default) exactly
+ * one CRS field is written: `proj:code` when it matches `^[A-Z]+:[0-9]+$`, else
+ * `proj:wkt2`, else `proj:projjson`; v0.1 writes every field given.
  *
  * @example
  * ```ts
  * projAttributes({ code: "EPSG:32633" });
- * // { zarr_conventions: [{ uuid: "f17cb550-…", name: "proj", … }], "proj:code": "EPSG:32633" }
+ * // { "proj:code": "EPSG:32633", zarr_conventions: [{ uuid: "f17cb550-…", name: "proj:", … }] }
+ * projAttributes({ code: "OGC:CRS84" }, { conventions: "v0.1" }); // the v0.1 entry (name "proj")
  * ```
  */
-export function projAttributes(crs: Crs): JsonObject {
+export function projAttributes(crs: Crs, options: ConventionsOption = {}): JsonObject {
+  const version = conventionsVersion(options.conventions);
   const out: JsonObject = {};
   if (crs.code !== undefined) {
     if (!isCrsCode(crs.code)) bad(`proj:code must be AUTHORITY:CODE (e.g. "EPSG:32633"), got "${crs.code}"`);
@@ -70,19 +85,29 @@ export function projAttributes(crs: Crs): JsonObject {
     out["proj:projjson"] = crs.projjson;
   }
   if (Object.keys(out).length === 0) bad("A CRS needs a code, wkt2 or projjson");
-  return withConventions(out, ["proj"]);
+  if (version === "v1") {
+    const code = crs.code !== undefined && PROJ_CODE_PATTERNS.v1.test(crs.code) ? crs.code : undefined;
+    if (code === undefined && crs.code !== undefined && crs.wkt2 === undefined && crs.projjson === undefined) {
+      bad(`v1 proj:code must match ${PROJ_CODE_PATTERNS.v1.source}, got "${crs.code}"; give the CRS as wkt2 or projjson, or write conventions "v0.1"`);
+    }
+    const one: JsonObject =
+      code !== undefined ? { "proj:code": code } : out["proj:wkt2"] !== undefined ? { "proj:wkt2": out["proj:wkt2"] } : { "proj:projjson": out["proj:projjson"] };
+    return withConventions(one, ["proj"], version);
+  }
+  return withConventions(out, ["proj"], version);
 }
 
 /**
- * `spatial:` attributes, with the spatial v0.1 declaration. The bbox defaults to the
- * extent of transform × shape.
+ * `spatial:` attributes, with the spatial declaration (v1 unless `conventions: "v0.1"`).
+ * The bbox defaults to the extent of transform × shape.
  *
  * @example
  * ```ts
  * spatialAttributes({ dimensions: ["y", "x"], transform: [10, 0, 500000, 0, -10, 5000000], shape: [1000, 1000] });
  * ```
  */
-export function spatialAttributes(spatial: SpatialInput): JsonObject {
+export function spatialAttributes(spatial: SpatialInput, options: ConventionsOption = {}): JsonObject {
+  const version = conventionsVersion(options.conventions);
   const { dimensions, transform, shape, registration } = spatial;
   if (!Array.isArray(dimensions) || dimensions.length !== 2 || dimensions.some((d) => typeof d !== "string" || d === "") || dimensions[0] === dimensions[1]) {
     bad(`spatial dimensions are two distinct names [Y, X], got ${JSON.stringify(dimensions)}`);
@@ -107,29 +132,40 @@ export function spatialAttributes(spatial: SpatialInput): JsonObject {
     if (registration !== "node") bad(`spatial:registration is "pixel" or "node", got ${JSON.stringify(registration)}`);
     out["spatial:registration"] = registration;
   }
-  return withConventions(out, ["spatial"]);
+  return withConventions(out, ["spatial"], version);
 }
 
 /**
  * Merges attribute objects: later keys win, `zarr_conventions` entries are united (one per
- * convention).
+ * convention; a later part's entry wins, so the version of the entries is kept as given).
+ *
+ * @example
+ * ```ts
+ * mergeAttributes(projAttributes({ code: "EPSG:4326" }), { title: "t" }); // proj:code, title and the proj: entry
+ * ```
  */
 export function mergeAttributes(...parts: JsonObject[]): JsonObject {
   const out: JsonObject = {};
-  const conventions = new Set<ConventionName>();
+  const entries = new Map<ConventionName, JsonValue>();
   const others: JsonValue[] = [];
   for (const p of parts) {
     for (const [k, v] of Object.entries(p)) {
       if (k === "zarr_conventions") continue;
       out[k] = v;
     }
-    const det = detectConventions(p);
-    for (const c of det.declared) conventions.add(c);
     const list = p.zarr_conventions;
-    if (Array.isArray(list)) for (const e of det.entries) if (e.convention === undefined) others.push(list[e.index]);
+    if (!Array.isArray(list)) continue;
+    for (const e of detectConventions(p).entries) {
+      if (e.convention === undefined) others.push(list[e.index]);
+      else {
+        // Delete first so the convention moves to where its winning entry came from.
+        entries.delete(e.convention);
+        entries.set(e.convention, list[e.index]);
+      }
+    }
   }
-  if (conventions.size === 0 && others.length === 0) return out;
-  return withConventions({ ...out, zarr_conventions: others }, conventions);
+  if (entries.size === 0 && others.length === 0) return out;
+  return { ...out, zarr_conventions: [...others, ...entries.values()] };
 }
 
 /**
@@ -140,8 +176,9 @@ export function mergeAttributes(...parts: JsonObject[]): JsonObject {
  * datasetAttributes({ crs: { code: "EPSG:32633" }, spatial: { dimensions: ["y", "x"], transform, shape } });
  * ```
  */
-export function datasetAttributes(options: { crs: Crs; spatial: SpatialInput; attributes?: JsonObject }): JsonObject {
-  return mergeAttributes(options.attributes ?? {}, projAttributes(options.crs), spatialAttributes(options.spatial));
+export function datasetAttributes(options: { crs: Crs; spatial: SpatialInput; attributes?: JsonObject } & ConventionsOption): JsonObject {
+  const c = { conventions: options.conventions };
+  return mergeAttributes(options.attributes ?? {}, projAttributes(options.crs, c), spatialAttributes(options.spatial, c));
 }
 
 /** A layout entry from a {@link LevelInput}. */
@@ -192,7 +229,8 @@ export function multiscalesAttributes(options: {
   crs?: Crs;
   spatial?: SpatialInput;
   attributes?: JsonObject;
-}): JsonObject {
+} & ConventionsOption): JsonObject {
+  const c = { conventions: conventionsVersion(options.conventions) };
   if (options.levels.length === 0) bad("A multiscales layout has at least one level");
   const assets = new Set<string>();
   for (const l of options.levels) {
@@ -202,14 +240,14 @@ export function multiscalesAttributes(options: {
   }
   const ms: JsonObject = { layout: options.levels.map(layoutEntry) };
   if (options.resamplingMethod !== undefined) ms.resampling_method = options.resamplingMethod;
-  const parts: JsonObject[] = [options.attributes ?? {}, withConventions({ multiscales: ms }, ["multiscales"])];
-  if (options.crs !== undefined) parts.push(projAttributes(options.crs));
-  if (options.spatial !== undefined) parts.push(spatialAttributes(options.spatial));
+  const parts: JsonObject[] = [options.attributes ?? {}, withConventions({ multiscales: ms }, ["multiscales"], c.conventions)];
+  if (options.crs !== undefined) parts.push(projAttributes(options.crs, c));
+  if (options.spatial !== undefined) parts.push(spatialAttributes(options.spatial, c));
   return mergeAttributes(...parts);
 }
 
 /** Options of {@link createDataset}. */
-export interface CreateDatasetOptions {
+export interface CreateDatasetOptions extends ConventionsOption {
   crs: Crs;
   spatial: SpatialInput & { transform: Affine; shape: readonly [number, number] };
   /** Write the 1-D coordinate arrays of the spatial dimensions (default true). */
@@ -232,7 +270,7 @@ export interface CreateDatasetOptions {
  * ```
  */
 export async function createDataset(store: Store, path: string, options: CreateDatasetOptions): Promise<ZarrGroup> {
-  const attributes = datasetAttributes({ crs: options.crs, spatial: options.spatial, attributes: options.attributes });
+  const attributes = datasetAttributes({ crs: options.crs, spatial: options.spatial, attributes: options.attributes, conventions: options.conventions });
   const group = await createGroup(store, path, { attributes, overwrite: options.overwrite, registry: options.registry, signal: options.signal });
   if (options.coordinates ?? true) {
     await writeCoordinates(store, path, { ...options.spatial, geographic: isGeographic(options.crs), registry: options.registry, signal: options.signal });

@@ -1,9 +1,10 @@
 /**
  * The `zarr_conventions` declaration: recognising the GeoZarr conventions by uuid, then
- * schema URL, then spec URL (never by name), with the aliases real data uses, and
- * writing the v0.1 declarations.
+ * schema URL, then spec URL (never by name), with the aliases and versions real data uses
+ * (v1, v0.1, geo-proj 0.1.0, branch heads), and writing the declarations: v1 as the
+ * mini-spec shows them by default, v0.1 on request.
  */
-import { isJsonObject, type JsonObject, type JsonValue } from "@zarr/spec";
+import { isJsonObject, type JsonObject, type JsonValue, ZarrError } from "@zarr/spec";
 import { type Issue, issue, pointer } from "./findings.js";
 
 /** The three GeoZarr conventions. */
@@ -16,35 +17,60 @@ export const CONVENTION_UUIDS: Readonly<Record<ConventionName, string>> = {
   spatial: "689b58e2-cf7b-45e0-9fff-9cfc0883d6b4",
 };
 
-/** The declaration entries this package writes (v0.1, exactly as the published schemas pin them). */
-export const CONVENTION_ENTRIES: Readonly<Record<ConventionName, Readonly<JsonObject>>> = {
-  multiscales: {
-    uuid: CONVENTION_UUIDS.multiscales,
-    schema_url: "https://raw.githubusercontent.com/zarr-conventions/multiscales/refs/tags/v0.1/schema.json",
-    spec_url: "https://github.com/zarr-conventions/multiscales/blob/v0.1/README.md",
-    name: "multiscales",
-    description: "Multiscale layout of zarr datasets",
+/** The forms of the declarations this package writes: `v1` (the mini-spec's) or `v0.1` (the conventions' v0.1 tags). */
+export type ConventionsVersion = "v1" | "v0.1";
+
+/** The versions {@link ConventionsVersion} can take, for option parsers. */
+export const CONVENTIONS_VERSIONS: readonly ConventionsVersion[] = ["v1", "v0.1"];
+
+const DESCRIPTIONS: Readonly<Record<ConventionName, string>> = {
+  multiscales: "Multiscale layout of zarr datasets",
+  proj: "Coordinate reference system information for geospatial data",
+  spatial: "Spatial coordinate information",
+};
+
+/**
+ * The declaration entries each version writes. `v1` is exactly what the mini-spec shows
+ * (geo-proj under zarr-experimental, names `proj:`/`spatial:`); `v0.1` is exactly what the
+ * conventions' v0.1 schemas pin (all under zarr-conventions, names `proj`/`spatial`).
+ */
+export const CONVENTION_ENTRIES_BY_VERSION: Readonly<Record<ConventionsVersion, Readonly<Record<ConventionName, Readonly<JsonObject>>>>> = {
+  v1: {
+    multiscales: entry("multiscales", "zarr-conventions/multiscales", "v1", "multiscales"),
+    proj: entry("proj", "zarr-experimental/geo-proj", "v1", "proj:"),
+    spatial: entry("spatial", "zarr-conventions/spatial", "v1", "spatial:"),
   },
-  proj: {
-    uuid: CONVENTION_UUIDS.proj,
-    schema_url: "https://raw.githubusercontent.com/zarr-conventions/proj/refs/tags/v0.1/schema.json",
-    spec_url: "https://github.com/zarr-conventions/proj/blob/v0.1/README.md",
-    name: "proj",
-    description: "Coordinate reference system information for geospatial data",
-  },
-  spatial: {
-    uuid: CONVENTION_UUIDS.spatial,
-    schema_url: "https://raw.githubusercontent.com/zarr-conventions/spatial/refs/tags/v0.1/schema.json",
-    spec_url: "https://github.com/zarr-conventions/spatial/blob/v0.1/README.md",
-    name: "spatial",
-    description: "Spatial coordinate information",
+  "v0.1": {
+    multiscales: entry("multiscales", "zarr-conventions/multiscales", "v0.1", "multiscales"),
+    proj: entry("proj", "zarr-conventions/proj", "v0.1", "proj"),
+    spatial: entry("spatial", "zarr-conventions/spatial", "v0.1", "spatial"),
   },
 };
+
+function entry(c: ConventionName, repository: string, tag: string, name: string): JsonObject {
+  return {
+    uuid: CONVENTION_UUIDS[c],
+    schema_url: `https://raw.githubusercontent.com/${repository}/refs/tags/${tag}/schema.json`,
+    spec_url: `https://github.com/${repository}/blob/${tag}/README.md`,
+    name,
+    description: DESCRIPTIONS[c],
+  };
+}
+
+/** The declaration entries this package writes by default: v1, exactly as the mini-spec shows them. */
+export const CONVENTION_ENTRIES: Readonly<Record<ConventionName, Readonly<JsonObject>>> = CONVENTION_ENTRIES_BY_VERSION.v1;
+
+/** Checks a `conventions` option: `undefined` means v1. */
+export function conventionsVersion(value: unknown): ConventionsVersion {
+  if (value === undefined) return "v1";
+  if (value === "v1" || value === "v0.1") return value;
+  throw new ZarrError("INVALID_ARGUMENT", `conventions is "v1" or "v0.1", not ${JSON.stringify(value)}`);
+}
 
 /** Names accepted for each convention (only used to report mismatches, never to identify). */
 const NAME_ALIASES: Readonly<Record<ConventionName, readonly string[]>> = {
   multiscales: ["multiscales"],
-  proj: ["proj:", "proj", "geo-proj"],
+  proj: ["proj:", "proj", "geo-proj", "geo:proj"],
   spatial: ["spatial:", "spatial"],
 };
 
@@ -63,11 +89,11 @@ const REPOSITORIES: Readonly<Record<string, ConventionName>> = {
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ENTRY_KEYS = new Set(["uuid", "schema_url", "spec_url", "name", "description"]);
 
-/** What a convention URL says: which convention, which git ref (tag or branch), and whether it is the current v0.1 home. */
+/** What a convention URL says: which convention and which git ref (tag or branch). */
 export interface ConventionUrl {
   convention: ConventionName;
+  /** The tag or branch: `v1`, `v0.1`, `v0.1.0`, `main`, ... */
   ref: string;
-  current: boolean;
 }
 
 /**
@@ -79,7 +105,7 @@ export interface ConventionUrl {
  * @example
  * ```ts
  * parseConventionUrl("https://raw.githubusercontent.com/zarr-experimental/geo-proj/refs/tags/v1/schema.json");
- * // { convention: "proj", ref: "v1", current: false }
+ * // { convention: "proj", ref: "v1" }
  * ```
  */
 export function parseConventionUrl(url: string): ConventionUrl | undefined {
@@ -97,13 +123,21 @@ export function parseConventionUrl(url: string): ConventionUrl | undefined {
     ref = rest.split("/")[0];
   }
   if (ref === undefined || ref === "") return undefined;
-  const current = m[2].toLowerCase() === "zarr-conventions" && m[3].toLowerCase() !== "geo-proj" && ref === "v0.1";
-  return { convention, ref, current };
+  return { convention, ref };
+}
+
+/**
+ * The rules a declared version is checked against: `v0.1` for declarations of the
+ * conventions' v0.1 tags (looser `proj:code`, at least one CRS field), `v1` (the mini-spec's
+ * rules) for v1, for other tags and branch heads, and when no version is declared.
+ */
+export function rulesOfVersion(version: string): ConventionsVersion {
+  return version === "v0.1" ? "v0.1" : "v1";
 }
 
 /** One entry of `zarr_conventions`, as recognised. */
 export interface ConventionDeclaration {
-  /** Position in the array. */
+  /** Position in the array (the uuid key's position in the geo-proj 0.1.0 object form). */
   index: number;
   /** The convention, when the entry names one this package knows. */
   convention?: ConventionName;
@@ -114,6 +148,15 @@ export interface ConventionDeclaration {
   name?: string;
   /** Git ref of the URLs (`v0.1`, `v1`, `main`, ...), when they are convention URLs. */
   ref?: string;
+  /**
+   * The declared version: the URLs' ref (`v1`, `v0.1`, `v0.1.0`, a branch name), the
+   * `version` of a geo-proj 0.1.0 entry, or `"undeclared"` when neither says.
+   */
+  version: string;
+  /** The rules that apply to the convention's keys on this node ({@link rulesOfVersion}). */
+  rules: ConventionsVersion;
+  /** True for the geo-proj 0.1.0 form (`zarr_conventions` an object keyed by uuid). */
+  objectForm?: boolean;
 }
 
 /** The declarations of one node. */
@@ -134,12 +177,15 @@ function conventionOfUuid(uuid: string): ConventionName | undefined {
 /**
  * Reads the `zarr_conventions` attribute of a node. Entries are identified by `uuid`
  * first, then `schema_url`, then `spec_url`; names and URLs that disagree with the
- * uuid are reported as warnings, as are pre-v0.1 URLs (info) and unknown conventions (info).
+ * uuid are reported as warnings, unknown conventions as infos. Every known version (v1,
+ * v0.1, geo-proj 0.1.0, branch heads) is the same convention; each entry records its
+ * version and the rules that follow from it.
  *
  * @example
  * ```ts
- * const { declared } = detectConventions(group.attributes);
+ * const { declared, entries } = detectConventions(group.attributes);
  * if (declared.has("multiscales")) ...
+ * entries[0].version; // "v1"
  * ```
  */
 export function detectConventions(attributes: JsonObject): DetectedConventions {
@@ -150,8 +196,23 @@ export function detectConventions(attributes: JsonObject): DetectedConventions {
   if (value === undefined) return { declared, entries, issues };
   const at = pointer("attributes", "zarr_conventions");
   if (!Array.isArray(value)) {
+    const old = isJsonObject(value) ? objectFormEntries(value) : undefined;
+    if (old === undefined || old.length === 0) {
+      issues.push(
+        issue("conventions.not-array", at, `zarr_conventions must be an array of entries, not ${describe(value)}; wrap the entry in [ ]`),
+      );
+      return { declared, entries, issues };
+    }
+    for (const d of old) {
+      entries.push(d);
+      if (d.convention !== undefined) declared.add(d.convention);
+    }
     issues.push(
-      issue("conventions.not-array", at, `zarr_conventions must be an array of entries, not ${describe(value)}; wrap the entry in [ ]`),
+      issue(
+        "conventions.superseded-form",
+        at,
+        `zarr_conventions is an object keyed by uuid (the geo-proj 0.1.0 form); the conventions now use an array of entries: \`zarr geozarr migrate\` (or migrate()) rewrites it as ${JSON.stringify([...declared].map((c) => CONVENTION_ENTRIES[c]))}`,
+      ),
     );
     return { declared, entries, issues };
   }
@@ -180,8 +241,33 @@ export function detectConventions(attributes: JsonObject): DetectedConventions {
   return { declared, entries, issues };
 }
 
+/**
+ * The geo-proj 0.1.0 declaration form: `{"<uuid>": {version, schema, name, description,
+ * spec, configuration?}}`. `undefined` when no key is a UUID holding an object.
+ */
+function objectFormEntries(value: JsonObject): ConventionDeclaration[] | undefined {
+  const out: ConventionDeclaration[] = [];
+  Object.entries(value).forEach(([key, v], index) => {
+    if (!UUID_PATTERN.test(key.toLowerCase()) || !isJsonObject(v)) return;
+    const schema = typeof v.schema === "string" ? parseConventionUrl(v.schema) : undefined;
+    const spec = typeof v.spec === "string" ? parseConventionUrl(v.spec) : undefined;
+    const convention = conventionOfUuid(key) ?? schema?.convention ?? spec?.convention;
+    const version = typeof v.version === "string" ? v.version : (schema?.ref ?? spec?.ref ?? "undeclared");
+    const d: ConventionDeclaration = { index, uuid: key, version, rules: rulesOfVersion(version), objectForm: true };
+    if (convention !== undefined) {
+      d.convention = convention;
+      d.identifiedBy = conventionOfUuid(key) !== undefined ? "uuid" : schema !== undefined ? "schema_url" : "spec_url";
+    }
+    if (typeof v.name === "string") d.name = v.name;
+    const ref = schema?.ref ?? spec?.ref;
+    if (ref !== undefined) d.ref = ref;
+    out.push(d);
+  });
+  return out.length === 0 ? undefined : out;
+}
+
 function readEntry(entry: JsonObject, index: number, here: string, issues: Issue[]): ConventionDeclaration {
-  const decl: ConventionDeclaration = { index };
+  const decl: ConventionDeclaration = { index, version: "undeclared", rules: "v1" };
   for (const key of Object.keys(entry)) {
     if (!ENTRY_KEYS.has(key)) {
       issues.push(
@@ -237,7 +323,12 @@ function readEntry(entry: JsonObject, index: number, here: string, issues: Issue
     decl.convention = p.convention;
     decl.identifiedBy = "spec_url";
   }
-  decl.ref = s?.ref ?? p?.ref;
+  const ref = s?.ref ?? p?.ref;
+  if (ref !== undefined) {
+    decl.ref = ref;
+    decl.version = ref;
+    decl.rules = rulesOfVersion(ref);
+  }
   if (decl.convention === undefined) {
     const what = u ?? (typeof schema_url === "string" ? schema_url : String(spec_url));
     issues.push(issue("conventions.unknown", here, `entry ${index} declares a convention this validator does not know (${what}); its keys are not checked`));
@@ -253,21 +344,12 @@ function readEntry(entry: JsonObject, index: number, here: string, issues: Issue
     clashes.push(other === undefined ? `name "${name}" is not a name of ${c}` : `name "${name}" names the ${other} convention`);
   }
   if (clashes.length > 0) {
+    const form = CONVENTION_ENTRIES_BY_VERSION[decl.rules][c];
     issues.push(
       issue(
         "conventions.identity-mismatch",
         here,
-        `entry ${index} is read as the ${c} convention (by its ${decl.identifiedBy}), but ${clashes.join("; ")}; write the entry as ${JSON.stringify(CONVENTION_ENTRIES[c])}`,
-      ),
-    );
-  }
-  const old = [s, p].filter((x): x is ConventionUrl => x !== undefined && !x.current);
-  if (old.length > 0) {
-    issues.push(
-      issue(
-        "conventions.legacy-url",
-        here,
-        `entry ${index} (${c}) points at "${old[0].ref}" URLs; the published version is v0.1: use ${CONVENTION_ENTRIES[c].schema_url}`,
+        `entry ${index} is read as the ${c} convention (by its ${decl.identifiedBy}), but ${clashes.join("; ")}; write the entry as ${JSON.stringify(form)}`,
       ),
     );
   }
@@ -280,36 +362,46 @@ export function hasConvention(attributes: JsonObject, convention: ConventionName
 }
 
 /**
- * The v0.1 `zarr_conventions` entries for the given conventions, in the given order.
+ * The `zarr_conventions` entries for the given conventions, in the given order: v1 (the
+ * mini-spec's) unless `version` is `"v0.1"`.
  *
  * @example
  * ```ts
- * conventionDeclarations(["multiscales", "proj", "spatial"]); // three entries with uuid, URLs, name, description
+ * conventionDeclarations(["multiscales", "proj", "spatial"]); // three v1 entries with uuid, URLs, name, description
+ * conventionDeclarations(["proj"], "v0.1")[0].name; // "proj"
  * ```
  */
-export function conventionDeclarations(conventions: Iterable<ConventionName>): JsonObject[] {
+export function conventionDeclarations(conventions: Iterable<ConventionName>, version: ConventionsVersion = "v1"): JsonObject[] {
+  const entries = CONVENTION_ENTRIES_BY_VERSION[conventionsVersion(version)];
   const out: JsonObject[] = [];
-  for (const c of new Set(conventions)) out.push({ ...CONVENTION_ENTRIES[c] });
+  for (const c of new Set(conventions)) out.push({ ...entries[c] });
   return out;
 }
 
 /**
- * Returns `attributes` with `zarr_conventions` declaring `conventions` (v0.1 entries): any
- * existing entry for the same convention is replaced, other entries are kept.
+ * Returns `attributes` with `zarr_conventions` declaring `conventions` (v1 entries unless
+ * `version` is `"v0.1"`): any existing entry for the same convention is replaced, other
+ * entries are kept. An object-form (geo-proj 0.1.0) declaration is replaced whole.
+ *
+ * @example
+ * ```ts
+ * withConventions({ "proj:code": "EPSG:4326" }, ["proj"]).zarr_conventions; // [the v1 proj: entry]
+ * ```
  */
-export function withConventions(attributes: JsonObject, conventions: Iterable<ConventionName>): JsonObject {
+export function withConventions(attributes: JsonObject, conventions: Iterable<ConventionName>, version: ConventionsVersion = "v1"): JsonObject {
+  const entries = CONVENTION_ENTRIES_BY_VERSION[conventionsVersion(version)];
   const wanted = new Set(conventions);
   const existing = Array.isArray(attributes.zarr_conventions) ? attributes.zarr_conventions : [];
   const kept: JsonValue[] = [];
   const replaced = new Set<ConventionName>();
-  for (const entry of existing) {
-    const c = isJsonObject(entry) ? readEntry(entry, 0, "", []).convention : undefined;
+  for (const e of existing) {
+    const c = isJsonObject(e) ? readEntry(e, 0, "", []).convention : undefined;
     if (c !== undefined && wanted.has(c)) {
-      if (!replaced.has(c)) kept.push({ ...CONVENTION_ENTRIES[c] });
+      if (!replaced.has(c)) kept.push({ ...entries[c] });
       replaced.add(c);
-    } else kept.push(entry);
+    } else kept.push(e);
   }
-  for (const c of wanted) if (!replaced.has(c)) kept.push({ ...CONVENTION_ENTRIES[c] });
+  for (const c of wanted) if (!replaced.has(c)) kept.push({ ...entries[c] });
   return { ...attributes, zarr_conventions: kept };
 }
 

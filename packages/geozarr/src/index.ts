@@ -27,6 +27,7 @@ export {
   type LevelTransform,
   type MultiscalesAttributes,
   type Parsed,
+  PROJ_CODE_PATTERNS,
   type Registration,
   readMultiscales,
   readProj,
@@ -35,15 +36,20 @@ export {
 } from "./attributes.js";
 export {
   CONVENTION_ENTRIES,
+  CONVENTION_ENTRIES_BY_VERSION,
   CONVENTION_UUIDS,
+  CONVENTIONS_VERSIONS,
   type ConventionDeclaration,
   type ConventionName,
+  type ConventionsVersion,
   type ConventionUrl,
   conventionDeclarations,
+  conventionsVersion,
   type DetectedConventions,
   detectConventions,
   hasConvention,
   parseConventionUrl,
+  rulesOfVersion,
   withConventions,
 } from "./conventions.js";
 export {
@@ -122,6 +128,7 @@ export {
   toCrs,
 } from "./reproject.js";
 export {
+  type ConventionsOption,
   type CreateDatasetOptions,
   createDataset,
   datasetAttributes,

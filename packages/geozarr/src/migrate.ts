@@ -6,14 +6,15 @@
 import { consolidateMetadata, get, open, openArray, type Registry, readNodeMetadata, setAttributes, writeNodeMetadata, type ZarrGroup } from "@zarr/core";
 import { isJsonObject, type JsonObject, type JsonValue, type Store, ZarrError } from "@zarr/spec";
 import { type Affine, affineClose, isAffine } from "./affine.js";
-import { LEGACY_PROJ_KEYS, PROJ_KEYS, readSpatial } from "./attributes.js";
+import { LEGACY_PROJ_KEYS, PROJ_CODE_PATTERNS, PROJ_KEYS, readSpatial } from "./attributes.js";
 import { datasetAttributes, type LevelInput, mergeAttributes, multiscalesAttributes, projAttributes, spatialAttributes, writeCoordinates } from "./builders.js";
-import { detectConventions } from "./conventions.js";
+import { type ConventionsVersion, conventionsVersion, detectConventions } from "./conventions.js";
 import { type Crs, crsCode, crsFromString, normaliseCode } from "./crs.js";
 import { effectiveGeoreference, gridExtent } from "./effective.js";
 import { GeoHierarchy, type GeoNode, joinRelative, loadHierarchy } from "./hierarchy.js";
-import { describeMultiscales } from "./multiscale.js";
 import { inferSpatialDimensions } from "./legacy.js";
+import { describeMultiscales } from "./multiscale.js";
+import { upgradeDeclarations } from "./upgrade.js";
 import { type ValidationReport, validateHierarchy } from "./validate.js";
 
 /** One change migration makes (or would make) to a node's attributes. */
@@ -21,7 +22,7 @@ export interface MigrationChange {
   path: string;
   kind: "array" | "group";
   /** What was recognised. */
-  source: "geozarr-0.4" | "ndpyramid" | "gdal" | "cf" | "stac" | "coordinates" | "conventions";
+  source: "geozarr-0.4" | "ndpyramid" | "gdal" | "cf" | "stac" | "coordinates" | "conventions" | "geo-proj-0.1.0";
   /** What is done, in words. */
   description: string;
   /** Attributes set (the new values). */
@@ -52,6 +53,12 @@ export interface MigrateOptions {
   readCoordinates?: boolean;
   /** Write the coordinate arrays a new Dataset lacks (default true; Zarr v3 groups only). */
   writeCoordinates?: boolean;
+  /**
+   * The form of the declarations written and upgraded to: `"v1"` (default, the mini-spec's)
+   * or `"v0.1"`. Every declaration of another form (v0.1 or v1, v0, branch heads, geo-proj
+   * 0.1.0's object form and `geo` dictionary) is rewritten to it.
+   */
+  conventions?: ConventionsVersion;
   registry?: Registry;
   signal?: AbortSignal;
 }
@@ -100,7 +107,11 @@ interface Ctx {
 }
 
 /**
- * Migrates a hierarchy to the GeoZarr conventions (v0.1 declarations):
+ * Migrates a hierarchy to the GeoZarr conventions (v1 declarations, as the mini-spec shows
+ * them, or v0.1 with `conventions: "v0.1"`):
+ * - every declaration of another form (v0.1, v0, branch heads, other names; geo-proj
+ *   0.1.0's object-form `zarr_conventions` and its `geo.proj` dictionary) is rewritten to
+ *   the target form, and under v1 the proj keys to one CRS field;
  * - a group whose `multiscales` is a GeoZarr 0.4 tile matrix set (`tile_matrix_set`,
  *   an object or a well-known id) or an ndpyramid list (`[{datasets: [{path, ...}]}]`)
  *   gets a `multiscales.layout` with exact per-level `spatial:shape`/`spatial:transform`,
@@ -117,8 +128,22 @@ interface Ctx {
  * ```
  */
 export async function migrate(source: Store | ZarrGroup | GeoHierarchy, options: MigrateOptions = {}): Promise<MigrationReport> {
-  const h = source instanceof GeoHierarchy ? source : await loadHierarchy(source, { signal: options.signal, registry: options.registry });
-  const ctx: Ctx = { h, options, changes: [], notes: [], coordinateCache: new Map() };
+  const loaded = source instanceof GeoHierarchy ? source : await loadHierarchy(source, { signal: options.signal, registry: options.registry });
+  const target = conventionsVersion(options.conventions);
+  // First the declarations (and geo-proj 0.1.0 attributes) in the target form; the other
+  // passes then work on the hierarchy as it will be.
+  const upgrades: MigrationChange[] = [];
+  const notes: string[] = [];
+  for (const node of loaded.all()) {
+    const u = upgradeDeclarations(node, target);
+    if (u === undefined) continue;
+    notes.push(...u.notes);
+    if (Object.keys(u.set).length > 0 || u.remove.length > 0) {
+      upgrades.push({ path: node.path, kind: node.kind, source: u.source, description: u.description, set: u.set, remove: u.remove });
+    }
+  }
+  const h = upgrades.length > 0 ? applyToHierarchy(loaded, upgrades) : loaded;
+  const ctx: Ctx = { h, options: { ...options, conventions: target }, changes: [], notes, coordinateCache: new Map() };
   const handled = new Set<string>();
   for (const node of h.all()) {
     if (node.kind !== "group") continue;
@@ -135,8 +160,9 @@ export async function migrate(source: Store | ZarrGroup | GeoHierarchy, options:
   for (const node of h.all()) if (node.kind === "group" && !handled.has(node.path)) completeLayout(ctx, node);
   const dryRun = options.dryRun ?? false;
   const after = applyToHierarchy(h, ctx.changes);
-  if (!dryRun) await write(h, ctx.changes, options);
-  return { dryRun, changes: ctx.changes, notes: ctx.notes, validation: validateHierarchy(after) };
+  const changes = [...upgrades, ...ctx.changes];
+  if (!dryRun) await write(loaded, changes, options);
+  return { dryRun, changes, notes: ctx.notes, validation: validateHierarchy(after) };
 }
 
 function applyToHierarchy(h: GeoHierarchy, changes: MigrationChange[]): GeoHierarchy {
@@ -398,10 +424,12 @@ async function finishMultiscales(
     }
   }
   if (dims === undefined) ctx.notes.push(`"${group.path || "/"}": no [Y, X] dimensions found in the levels; spatial:dimensions left out`);
+  crs = writableCrs(ctx, crs, group.path);
   if (crs === undefined) ctx.notes.push(`"${group.path || "/"}": no CRS found; proj:* left out`);
   const base = levels[0];
   const bbox = base.transform !== undefined && base.shape !== undefined ? gridExtent(base.transform, base.shape) : undefined;
   const attrs = multiscalesAttributes({
+    conventions: ctx.options.conventions,
     levels: levels.map(({ node: _node, ...l }) => l),
     resamplingMethod: resampling,
     crs,
@@ -425,10 +453,21 @@ async function finishMultiscales(
       kind: "group",
       source,
       description: `level "${l.asset}": proj and spatial (transform, shape)`,
-      set: datasetAttributes({ crs, spatial: { dimensions: dims, transform: l.transform, shape: l.shape } }),
+      set: datasetAttributes({ crs, spatial: { dimensions: dims, transform: l.transform, shape: l.shape }, conventions: ctx.options.conventions }),
       remove: [],
     });
   }
+}
+
+/**
+ * The CRS when the target version can write it: v1 needs a LETTERS:DIGITS code, a WKT2 or
+ * a PROJJSON (OGC:CRS84 alone is v0.1 only); else `undefined`, with a note.
+ */
+function writableCrs(ctx: Ctx, crs: Crs | undefined, path: string): Crs | undefined {
+  if (crs === undefined || ctx.options.conventions === "v0.1") return crs;
+  if (crs.wkt2 !== undefined || crs.projjson !== undefined || (crs.code !== undefined && PROJ_CODE_PATTERNS.v1.test(crs.code))) return crs;
+  ctx.notes.push(`"${path || "/"}": the CRS "${crs.code}" has no v1 proj:code form; proj:* left out (migrate with --conventions v0.1 to write it)`);
+  return undefined;
 }
 
 /** GDAL/CF/STAC/coordinates → proj/spatial for a group's spatial arrays (on the group when they share one grid). */
@@ -491,14 +530,15 @@ async function migrateLegacyGroup(ctx: Ctx, group: GeoNode, handled: Set<string>
   for (const { node, f } of targets) {
     const parts: JsonObject[] = [];
     const sources = new Set<MigrationChange["source"]>();
+    f.crs = writableCrs(ctx, f.crs, node.path);
     if (f.crs !== undefined && !detectConventions(node.attributes).declared.has("proj")) {
-      parts.push(projAttributes(f.crs));
+      parts.push(projAttributes(f.crs, { conventions: options.conventions }));
       sources.add(f.crsSource as MigrationChange["source"]);
     }
     if (f.transform !== undefined && isAffine(f.transform)) {
-      parts.push(spatialAttributes({ dimensions: f.dims, transform: f.transform, shape: f.shape }));
+      parts.push(spatialAttributes({ dimensions: f.dims, transform: f.transform, shape: f.shape }, { conventions: options.conventions }));
       sources.add(f.transformSource as MigrationChange["source"]);
-    } else parts.push(spatialAttributes({ dimensions: f.dims, shape: f.shape }));
+    } else parts.push(spatialAttributes({ dimensions: f.dims, shape: f.shape }, { conventions: options.conventions }));
     const remove: string[] = [];
     if (options.removeLegacy) {
       for (const k of LEGACY_PROJ_KEYS) if (node.attributes[k] !== undefined) remove.push(k);

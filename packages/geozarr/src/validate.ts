@@ -1,11 +1,13 @@
 /**
- * Whole-hierarchy validation against the GeoZarr mini-spec and the v0.1 conventions.
+ * Whole-hierarchy validation against the GeoZarr mini-spec and the conventions, each node
+ * by the rules of the version it declares (v1 and undeclared: the mini-spec's; v0.1: the
+ * v0.1 schemas').
  * Rules are written by hand (the published JSON schemas pin names and URLs and give
  * wrong answers on real data); real-world quirks are warnings, not errors.
  */
 import type { ZarrArray, ZarrGroup } from "@zarr/core";
 import { isJsonObject, type JsonObject, type Store } from "@zarr/spec";
-import { affineClose, type Affine, pixelSize, scaleAffine } from "./affine.js";
+import { type Affine, affineClose, pixelSize, scaleAffine } from "./affine.js";
 import {
   type BBox,
   COMMON_RESAMPLING,
@@ -13,19 +15,21 @@ import {
   LEGACY_PROJ_KEYS,
   legacyProjIssues,
   type MultiscalesAttributes,
+  PROJ_CODE_PATTERNS,
   PROJ_KEYS,
   readMultiscales,
   readProj,
   readSpatial,
   SPATIAL_KEYS,
 } from "./attributes.js";
-import { type ConventionName, detectConventions } from "./conventions.js";
+import { CONVENTION_ENTRIES, type ConventionName, type ConventionsVersion, detectConventions } from "./conventions.js";
 import { crsCode, crsLabel } from "./crs.js";
-import { effectiveGeoreference, type EffectiveGeoreference, gridExtent, gridMappingVariable, levelOf, multiscalesOf } from "./effective.js";
-import { type Finding, type Issue, issue, locate, pointer, type RuleId, RULES, type Severity } from "./findings.js";
+import { type EffectiveGeoreference, effectiveGeoreference, gridExtent, gridMappingVariable, levelOf, multiscalesOf } from "./effective.js";
+import { type Finding, type Issue, issue, locate, pointer, RULES, type RuleId, type Severity } from "./findings.js";
 import { type GeoHierarchy, type GeoNode, joinRelative, type LoadHierarchyOptions, loadHierarchy } from "./hierarchy.js";
 import { crsFromGdalAttribute, crsFromStacEpsg, gridMappingName, shapeFromStac, transformFromStac } from "./legacy.js";
 import { describeMultiscales, levelVariables } from "./multiscale.js";
+import { geoProj010 } from "./upgrade.js";
 
 /** Options of the validators. */
 export interface ValidateOptions {
@@ -134,22 +138,75 @@ function isDatasetGroup(attributes: JsonObject): boolean {
   return d.has("proj") || d.has("spatial");
 }
 
-/** Checks of one node's own attributes: declarations, proj, spatial, multiscales syntax. */
-function checkNodeAttributes(node: GeoNode, ctx: Ctx): void {
+/**
+ * The nodes whose convention values a node inherits, nearest first: an array's parent
+ * group (groups give defaults to their direct child arrays), and the multiscales group of
+ * a level (the node itself, or an array's parent, being a layout asset).
+ */
+function inheritedFrom(h: GeoHierarchy | undefined, node: GeoNode): GeoNode[] {
+  if (h === undefined) return [];
+  const out: GeoNode[] = [];
+  const parent = node.kind === "array" ? h.parent(node.path) : undefined;
+  if (parent !== undefined) out.push(parent);
+  const level = levelOf(h, node.path) ?? (parent === undefined ? undefined : levelOf(h, parent.path));
+  if (level !== undefined && !out.includes(level.multiscales)) out.push(level.multiscales);
+  return out;
+}
+
+/**
+ * The rules the node's proj keys follow: those of the version its own declaration names,
+ * else of the declaration it inherits (parent group, multiscales group), else v1 (the
+ * mini-spec's rules apply when no version is declared).
+ */
+function projRulesOf(node: GeoNode, inherited: readonly GeoNode[]): { rules: ConventionsVersion; version: string } {
+  for (const n of [node, ...inherited]) {
+    const d = detectConventions(n.attributes).entries.find((e) => e.convention === "proj");
+    if (d !== undefined) return { rules: d.rules, version: d.version };
+  }
+  return { rules: "v1", version: "undeclared" };
+}
+
+/** The v1 entry of a convention, as the messages suggest it. */
+function entryText(c: ConventionName): string {
+  return JSON.stringify(CONVENTION_ENTRIES[c]);
+}
+
+/**
+ * Checks of one node's own attributes: declarations, proj (by the declared version's
+ * rules), spatial, multiscales syntax. With the hierarchy, values inherited from the
+ * parent group and the multiscales group count towards what a node must carry.
+ */
+function checkNodeAttributes(node: GeoNode, ctx: Ctx, h?: GeoHierarchy): void {
   const a = node.attributes;
   const det = detectConventions(a);
   const found: Issue[] = [...det.issues];
   const declared = det.declared;
+  const inherited = inheritedFrom(h, node);
   const usesProj = PROJ_KEYS.some((k) => a[k] !== undefined);
   const usesSpatial = SPATIAL_KEYS.some((k) => a[k] !== undefined);
-  const proj = readProj(a);
+  const { rules } = projRulesOf(node, inherited);
+  const proj = readProj(a, undefined, rules);
   if (declared.has("proj") || usesProj) found.push(...proj.issues);
-  if (declared.has("proj") && proj.value === undefined && proj.issues.length === 0) {
+  const inheritsCrs = inherited.some((n) => readProj(n.attributes).value !== undefined);
+  // geo-proj 0.1.0 keeps the CRS in `geo.proj` (or the entry's configuration): its rules
+  // are at least one of code/wkt2/projjson, the code LETTERS:DIGITS.
+  const old = geoProj010(a);
+  if (old?.code !== undefined && a["proj:code"] === undefined && !PROJ_CODE_PATTERNS.v1.test(old.code)) {
+    found.push(
+      issue(
+        "proj.code-format",
+        isJsonObject(a.geo) && isJsonObject(a.geo.proj) ? pointer("attributes", "geo", "proj", "code") : DECL_POINTER,
+        `the geo-proj 0.1.0 code must match ${PROJ_CODE_PATTERNS.v1.source}, not ${JSON.stringify(old.code)}`,
+      ),
+    );
+  }
+  const oldCrs = old !== undefined && (old.code !== undefined || old.wkt2 !== undefined || old.projjson !== undefined);
+  if (declared.has("proj") && proj.value === undefined && proj.issues.length === 0 && !inheritsCrs && !oldCrs) {
     found.push(
       issue(
         "proj.missing-crs",
         DECL_POINTER,
-        `the proj convention is declared but none of proj:code, proj:wkt2, proj:projjson is set; add e.g. "proj:code": "EPSG:32633" or remove the declaration`,
+        `the proj convention is declared but none of proj:code, proj:wkt2, proj:projjson is set (here or inherited); add e.g. "proj:code": "EPSG:32633" or remove the declaration`,
       ),
     );
   }
@@ -161,7 +218,7 @@ function checkNodeAttributes(node: GeoNode, ctx: Ctx): void {
       issue(
         "conventions.undeclared",
         pointer("attributes", PROJ_KEYS.find((k) => a[k] !== undefined) as string),
-        `proj: keys are used but the proj convention is not declared; add ${JSON.stringify({ uuid: "f17cb550-5864-4468-aeb7-f3180cfb622f" })} (the full v0.1 entry) to zarr_conventions`,
+        `proj: keys are used but the proj convention is not declared on this node; add ${entryText("proj")} to zarr_conventions`,
       ),
     );
   }
@@ -178,6 +235,15 @@ function checkNodeAttributes(node: GeoNode, ctx: Ctx): void {
       );
     }
   }
+  if (isJsonObject(a.geo) && isJsonObject(a.geo.proj)) {
+    found.push(
+      issue(
+        "conventions.superseded-form",
+        pointer("attributes", "geo", "proj"),
+        "georeferencing in a `geo.proj` dictionary (geo-proj 0.1.0); the conventions now put proj:* and spatial:* at the root of the attributes: `zarr geozarr migrate` (or migrate()) moves them",
+      ),
+    );
+  }
   const spatial = readSpatial(a);
   if (declared.has("spatial") || usesSpatial) found.push(...spatial.issues);
   if (usesSpatial && !declared.has("spatial")) {
@@ -185,16 +251,17 @@ function checkNodeAttributes(node: GeoNode, ctx: Ctx): void {
       issue(
         "conventions.undeclared",
         pointer("attributes", SPATIAL_KEYS.find((k) => a[k] !== undefined) as string),
-        "spatial: keys are used but the spatial convention is not declared; add the spatial v0.1 entry to zarr_conventions",
+        `spatial: keys are used but the spatial convention is not declared on this node; add ${entryText("spatial")} to zarr_conventions`,
       ),
     );
   }
-  if (declared.has("spatial") && node.kind === "group" && a["spatial:dimensions"] === undefined) {
+  const inheritsDims = inherited.some((n) => n.attributes["spatial:dimensions"] !== undefined);
+  if (declared.has("spatial") && a["spatial:dimensions"] === undefined && !inheritsDims) {
     found.push(
       issue(
         "spatial.dimensions-missing",
         DECL_POINTER,
-        'the spatial convention is declared but spatial:dimensions is missing; add the [Y, X] dimension names, e.g. "spatial:dimensions": ["y", "x"]',
+        `the spatial convention is declared but spatial:dimensions is missing (here${node.kind === "array" ? " and on the parent group" : ""}); add the [Y, X] dimension names, e.g. "spatial:dimensions": ["Y", "X"]`,
       ),
     );
   }
@@ -205,7 +272,7 @@ function checkNodeAttributes(node: GeoNode, ctx: Ctx): void {
       found.push(...readMultiscales(a).issues);
       if (!declared.has("multiscales") && isJsonObject(a.multiscales) && Array.isArray(a.multiscales.layout)) {
         found.push(
-          issue("conventions.undeclared", pointer("attributes", "multiscales"), "multiscales is used but the multiscales convention is not declared; add its v0.1 entry to zarr_conventions"),
+          issue("conventions.undeclared", pointer("attributes", "multiscales"), `multiscales is used but the multiscales convention is not declared; add ${entryText("multiscales")} to zarr_conventions`),
         );
       }
     }
@@ -220,7 +287,7 @@ function checkNodeAttributes(node: GeoNode, ctx: Ctx): void {
         issue(
           "spatial.bbox-mismatch",
           pointer("attributes", "spatial:bbox"),
-          `spatial:bbox [${s.bbox.join(", ")}] differs from the extent of spatial:transform × spatial:shape [${extent.map(round).join(", ")}] (${diff}); write the extent as the bbox`,
+          `spatial:bbox [${s.bbox.join(", ")}] differs from the extent of spatial:transform × spatial:shape [${extent.map(round).join(", ")}] (${diff}); the mini-spec does not require them to agree, but readers may use either`,
         ),
       );
     }
@@ -270,7 +337,7 @@ function checkLayoutSelf(node: GeoNode, ms: MultiscalesAttributes, ctx: Ctx): vo
         issue(
           "multiscales.conventions-missing",
           DECL_POINTER,
-          `a geospatial Multiscale Dataset declares multiscales, proj and spatial; ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not declared: add ${missing.length > 1 ? "their" : "its"} v0.1 entr${missing.length > 1 ? "ies" : "y"} (and the keys they define)`,
+          `a geospatial Multiscale Dataset declares multiscales, proj and spatial; ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not declared: add ${missing.map(entryText).join(", ")} (and the keys they define)`,
         ),
       );
     }
@@ -370,7 +437,7 @@ function checkLayoutSelf(node: GeoNode, ms: MultiscalesAttributes, ctx: Ctx): vo
         issue(
           "spatial.bbox-mismatch",
           pointer("attributes", "spatial:bbox"),
-          `spatial:bbox [${s.bbox.join(", ")}] differs from the extent of the base level "${base.asset}" [${extent.map(round).join(", ")}] (${diff}); write the level's extent as the bbox`,
+          `spatial:bbox [${s.bbox.join(", ")}] differs from the extent of the base level "${base.asset}" [${extent.map(round).join(", ")}] (${diff}); the mini-spec does not require them to agree, but readers may use either`,
         ),
       );
     }
@@ -471,10 +538,11 @@ export function validateHierarchy(h: GeoHierarchy, options: ValidateOptions = {}
       ),
     });
   }
+  const checkedGroups = new Set<string>();
   // Level path → whether its Multiscale Dataset is geospatial (declares proj or spatial).
   const levelGroups = new Map<string, boolean>();
   for (const node of h.all()) {
-    checkNodeAttributes(node, ctx);
+    checkNodeAttributes(node, ctx, h);
     const ms = multiscalesOf(node);
     if (ms !== undefined) {
       multiscales.push(node.path);
@@ -501,10 +569,78 @@ export function validateHierarchy(h: GeoHierarchy, options: ValidateOptions = {}
         ]),
       );
     }
-    if (isDataset || levelGroups.has(node.path)) checkDataset(h, node, ctx, isDataset || levelGroups.get(node.path) === true);
+    if (isDataset || levelGroups.has(node.path)) {
+      checkDataset(h, node, ctx, isDataset || levelGroups.get(node.path) === true);
+      checkedGroups.add(node.path);
+    }
   }
-  for (const node of h.all()) if (node.kind === "array") checkArray(h, node, ctx);
+  for (const node of h.all()) {
+    if (node.kind !== "array") continue;
+    // The DataArray rules also hold for an array validated on its own (the root) and for
+    // every array that declares proj or spatial, inside a Dataset or not.
+    const parent = h.parent(node.path);
+    const inDataset = parent !== undefined && checkedGroups.has(parent.path);
+    if (!inDataset && (node.path === "" || declaredOf(node.attributes).has("proj") || declaredOf(node.attributes).has("spatial"))) {
+      const found: Issue[] = [];
+      dataArrayIssues(node, new Set(), found);
+      ctx.out.push(...locate(node.path, found));
+    }
+    checkArray(h, node, ctx);
+  }
   return report(ctx.out, options, datasets, multiscales);
+}
+
+/**
+ * DataArray rules for one array: at least one dimension (a 0-d CF auxiliary is a
+ * warning), every dimension named with a string, the names unique. Returns the names
+ * when they are usable.
+ */
+function dataArrayIssues(arr: GeoNode, auxiliary: ReadonlySet<string>, found: Issue[]): readonly string[] | undefined {
+  const shape = arr.shape ?? [];
+  if (shape.length === 0) {
+    const isAux = auxiliary.has(arr.name) || arr.attributes.grid_mapping_name !== undefined || arr.attributes.crs_wkt !== undefined;
+    found.push(
+      isAux
+        ? issue(
+            "dataarray.scalar-auxiliary",
+            pointer("shape"),
+            `"${arr.name}" is a 0-d CF ${arr.attributes.grid_mapping_name !== undefined || arr.attributes.crs_wkt !== undefined ? "grid-mapping" : "scalar coordinate"} variable; GeoZarr DataArrays have at least one dimension: move the CRS to proj:code on the group (or give it a dimension)`,
+          )
+        : issue("dataarray.scalar", pointer("shape"), `"${arr.name}" is a 0-d array; a GeoZarr DataArray has at least one dimension: give it a shape of [1] and a dimension name`),
+    );
+    return undefined;
+  }
+  const names = arr.dimensionNames;
+  if (names === undefined || names.some((n) => n === null || n === "")) {
+    found.push(
+      issue(
+        "dataarray.dimension-names-missing",
+        pointer("dimension_names"),
+        `"${arr.name}" must name each of its ${shape.length} dimensions (dimension_names${arr.zarrFormat === 2 ? " or _ARRAY_DIMENSIONS" : ""}); add e.g. ${JSON.stringify(shape.length === 2 ? ["Y", "X"] : shape.map((_, i) => `dim_${i}`))}`,
+      ),
+    );
+    return undefined;
+  }
+  const dup = names.filter((n, i) => names.indexOf(n) !== i);
+  if (dup.length > 0) {
+    found.push(issue("dataarray.dimension-names-duplicate", pointer("dimension_names"), `dimension name "${dup[0]}" appears twice in "${arr.name}"; every axis needs its own name`));
+    return undefined;
+  }
+  return names as readonly string[];
+}
+
+/**
+ * The dimensions of an array that an applicable `spatial:transform` georeferences: its
+ * spatial dimensions, when a transform declared on the array, its group, the multiscales
+ * layout entry of its level or the multiscales group (base level) applies. These need no
+ * 1-D coordinate array (the mini-spec's own first Dataset example has none).
+ */
+function georeferencedDimensions(geo: EffectiveGeoreference): ReadonlySet<string> {
+  const origin = geo.provenance.transform?.origin;
+  const declared = origin === "attributes" || origin === "parent" || origin === "layout" || origin === "multiscales";
+  if (!declared || geo.transform === undefined || geo.dimensions === undefined || geo.roles === undefined || geo.roles.assumed) return new Set();
+  if (geo.provenance.transform?.undeclared) return new Set();
+  return new Set(geo.dimensions);
 }
 
 /** DataArray and Dataset rules for the members of a Dataset group. */
@@ -523,61 +659,36 @@ function checkDataset(h: GeoHierarchy, group: GeoNode, ctx: Ctx, geospatial: boo
   for (const arr of arrays) {
     const found: Issue[] = [];
     const shape = arr.shape ?? [];
-    if (shape.length === 0) {
-      const isAux = auxiliary.has(arr.name) || arr.attributes.grid_mapping_name !== undefined || arr.attributes.crs_wkt !== undefined;
-      found.push(
-        isAux
-          ? issue(
-              "dataarray.scalar-auxiliary",
-              pointer("shape"),
-              `"${arr.name}" is a 0-d CF ${arr.attributes.grid_mapping_name !== undefined || arr.attributes.crs_wkt !== undefined ? "grid-mapping" : "scalar coordinate"} variable; GeoZarr DataArrays have at least one dimension: move the CRS to proj:code on the group (or give it a dimension)`,
-            )
-          : issue("dataarray.scalar", pointer("shape"), `"${arr.name}" is a 0-d array; a GeoZarr DataArray has at least one dimension: give it a shape of [1] and a dimension name`),
-      );
-      ctx.out.push(...locate(arr.path, found));
-      continue;
-    }
-    const names = arr.dimensionNames;
-    if (names === undefined || names.some((n) => n === null || n === "")) {
-      found.push(
-        issue(
-          "dataarray.dimension-names-missing",
-          pointer("dimension_names"),
-          `"${arr.name}" must name each of its ${shape.length} dimensions (dimension_names${arr.zarrFormat === 2 ? " or _ARRAY_DIMENSIONS" : ""}); add e.g. ${JSON.stringify(shape.length === 2 ? ["y", "x"] : shape.map((_, i) => `dim_${i}`))}`,
-        ),
-      );
-    } else {
-      const dup = names.filter((n, i) => names.indexOf(n) !== i);
-      if (dup.length > 0) {
-        found.push(issue("dataarray.dimension-names-duplicate", pointer("dimension_names"), `dimension name "${dup[0]}" appears twice in "${arr.name}"; every axis needs its own name`));
-      } else {
-        names.forEach((n, axis) => {
-          const coord = byName.get(n as string);
-          if (coord === undefined) {
-            found.push(
-              issue(
-                "dataset.coordinate-missing",
-                pointer("dimension_names", axis),
-                `the Dataset "${group.path || "/"}" has no coordinate array "${n}" for dimension ${axis} of "${arr.name}"; add a 1-D array "${n}" of length ${shape[axis]} with dimension_names ["${n}"]`,
-              ),
-            );
-          } else if (coord.shape === undefined || coord.shape.length !== 1 || coord.shape[0] !== shape[axis]) {
-            found.push(
-              issue(
-                "dataset.coordinate-mismatch",
-                pointer("dimension_names", axis),
-                `coordinate array "${n}" has shape [${(coord.shape ?? []).join(", ")}] but dimension ${axis} of "${arr.name}" has length ${shape[axis]}; it must be 1-D of that length`,
-              ),
-            );
-          }
-        });
-      }
+    const names = dataArrayIssues(arr, auxiliary, found);
+    const geo = names !== undefined && shape.length >= 2 ? effectiveGeoreference(h, arr.path) : undefined;
+    if (names !== undefined) {
+      const georeferenced = geo === undefined ? new Set<string>() : georeferencedDimensions(geo);
+      names.forEach((n, axis) => {
+        const coord = byName.get(n);
+        if (coord === undefined) {
+          if (georeferenced.has(n)) return;
+          found.push(
+            issue(
+              "dataset.coordinate-missing",
+              pointer("dimension_names", axis),
+              `the Dataset "${group.path || "/"}" has no coordinate array "${n}" for dimension ${axis} of "${arr.name}"; add a 1-D array "${n}" of length ${shape[axis]} with dimension_names ["${n}"]${geo?.dimensions?.includes(n) ? ", or a spatial:transform that georeferences it" : ""}`,
+            ),
+          );
+        } else if (coord.shape === undefined || coord.shape.length !== 1 || coord.shape[0] !== shape[axis]) {
+          found.push(
+            issue(
+              "dataset.coordinate-mismatch",
+              pointer("dimension_names", axis),
+              `coordinate array "${n}" has shape [${(coord.shape ?? []).join(", ")}] but dimension ${axis} of "${arr.name}" has length ${shape[axis]}; it must be 1-D of that length`,
+            ),
+          );
+        }
+      });
     }
     ctx.out.push(...locate(arr.path, found));
-    if (names !== undefined && shape.length >= 2) {
-      const geo = effectiveGeoreference(h, arr.path);
+    if (geo !== undefined) {
       if (geo.dimensions !== undefined && geo.roles !== undefined && !geo.roles.assumed) spatialVars.push({ node: arr, geo });
-      else if (geo.dimensions === undefined && geo.provenance.dimensions === undefined && shape.length >= 2 && isDatasetGroup(group.attributes)) {
+      else if (geo.dimensions === undefined && geo.provenance.dimensions === undefined && isDatasetGroup(group.attributes)) {
         ctx.out.push(
           ...locate(arr.path, [
             issue(
@@ -654,6 +765,25 @@ function checkArray(h: GeoHierarchy, arr: GeoNode, ctx: Ctx): void {
         );
       }
     });
+  }
+  // Inherited spatial:dimensions must name axes of every multi-dimensional child array
+  // (1-D coordinate arrays index one of them and are exempt).
+  const dimsFrom = geo.provenance.dimensions;
+  if (own.dimensions === undefined && geo.dimensions !== undefined && dimsFrom !== undefined && dimsFrom.origin !== "inferred" && dimsFrom.origin !== "attributes") {
+    const names = arr.dimensionNames;
+    const usable = names?.every((n, i) => typeof n === "string" && n !== "" && names.indexOf(n) === i) === true;
+    if (names !== undefined && usable && (arr.shape?.length ?? 0) >= 2) {
+      const absent = geo.dimensions.filter((d) => !names.includes(d));
+      if (absent.length > 0) {
+        found.push(
+          issue(
+            "spatial.dimensions-not-in-array",
+            pointer("dimension_names"),
+            `spatial:dimensions [${geo.dimensions.join(", ")}] from "${dimsFrom.from || "/"}" apply to "${arr.name}", but its dimension_names [${names.join(", ")}] lack ${absent.map((d) => `"${d}"`).join(" and ")}; rename the array's Y/X axes or give the array its own spatial:dimensions`,
+          ),
+        );
+      }
+    }
   }
   // A layout entry's spatial:shape is checked against the level as multiscales.shape-mismatch.
   const shapeFromLayout = geo.provenance.declaredShape?.origin === "layout";
@@ -849,8 +979,8 @@ function isHierarchy(v: unknown): v is GeoHierarchy {
   return typeof v === "object" && v !== null && typeof (v as GeoHierarchy).all === "function" && typeof (v as GeoHierarchy).children === "function";
 }
 
-/** The catalogue of rules as `{id, severity, summary}` (for documentation and `--rules`). */
-export function listRules(): Array<{ id: RuleId; severity: Severity; summary: string }> {
-  return (Object.keys(RULES) as RuleId[]).map((id) => ({ id, severity: RULES[id][0], summary: RULES[id][1] }));
+/** The catalogue of rules as `{id, severity, summary, section}` (for documentation and `--rules`); `section` is the mini-spec's. */
+export function listRules(): Array<{ id: RuleId; severity: Severity; summary: string; section: string }> {
+  return (Object.keys(RULES) as RuleId[]).map((id) => ({ id, severity: RULES[id][0], summary: RULES[id][1], section: RULES[id][2] }));
 }
 

@@ -1,7 +1,8 @@
-import { MemoryStore, readNodeMetadata } from "@zarr/core";
+import { createArray, createGroup, MemoryStore, readNodeMetadata } from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import {
   CONVENTION_ENTRIES,
+  CONVENTION_ENTRIES_BY_VERSION,
   createDataset,
   datasetAttributes,
   detectConventions,
@@ -18,7 +19,7 @@ import {
 import { values } from "./helpers.js";
 
 describe("typed builders", () => {
-  it("always declare exactly the conventions whose keys they write (v0.1)", () => {
+  it("always declare exactly the conventions whose keys they write (v1)", () => {
     const p = projAttributes({ code: "EPSG:32633" });
     expect(p).toEqual({ "proj:code": "EPSG:32633", zarr_conventions: [CONVENTION_ENTRIES.proj] });
     const s = spatialAttributes({ dimensions: ["y", "x"], transform: [10, 0, 0, 0, -10, 100], shape: [10, 20], registration: "node" });
@@ -37,6 +38,38 @@ describe("typed builders", () => {
     expect([...detectConventions(all).declared].sort()).toEqual(["multiscales", "proj", "spatial"]);
     expect(all.title).toBe("t");
     expect(validateDocument({ zarr_format: 3, node_type: "group", attributes: all }).findings).toEqual([]);
+  });
+
+  it("write the mini-spec's v1 entries by default and the v0.1 ones on request; both validate", async () => {
+    const spatial = { dimensions: ["Y", "X"] as const, transform: [10, 0, 500000, 0, -10, 5000000] as const, shape: [4, 5] as const };
+    for (const conventions of ["v1", "v0.1", undefined] as const) {
+      const entries = CONVENTION_ENTRIES_BY_VERSION[conventions ?? "v1"];
+      const attrs = multiscalesAttributes({
+        conventions,
+        crs: { code: "EPSG:32633" },
+        spatial: { dimensions: ["Y", "X"] },
+        levels: [{ asset: "0", scale: [1, 1], shape: [4, 5], transform: [...spatial.transform] }],
+      });
+      expect(attrs.zarr_conventions).toEqual([entries.multiscales, entries.proj, entries.spatial]);
+      const store = new MemoryStore();
+      await createGroup(store, "", { attributes: attrs });
+      await createDataset(store, "0", { crs: { code: "EPSG:32633" }, spatial: { ...spatial, bbox: false }, conventions, coordinates: false });
+      await createArray(store, "0/b", { shape: [4, 5], dataType: "uint8", dimensionNames: ["Y", "X"] });
+      expect((await readNodeMetadata(store, "0"))?.attributes.zarr_conventions).toEqual([entries.proj, entries.spatial]);
+      const r = await validate(store);
+      expect(r.findings, String(conventions)).toEqual([]);
+    }
+    // v1 writes exactly one CRS field (the code when it has the v1 form); v0.1 writes them all.
+    const wkt2 = 'GEOGCRS["WGS 84",ID["EPSG",4326]]';
+    expect(Object.keys(projAttributes({ code: "EPSG:4326", wkt2 }))).toEqual(["proj:code", "zarr_conventions"]);
+    expect(Object.keys(projAttributes({ code: "OGC:CRS84", wkt2 }))).toEqual(["proj:wkt2", "zarr_conventions"]);
+    expect(Object.keys(projAttributes({ code: "EPSG:4326", wkt2 }, { conventions: "v0.1" }))).toEqual(["proj:code", "proj:wkt2", "zarr_conventions"]);
+    expect(() => projAttributes({ code: "OGC:CRS84" })).toThrow(/conventions "v0.1"/);
+    expect(projAttributes({ code: "OGC:CRS84" }, { conventions: "v0.1" })["proj:code"]).toBe("OGC:CRS84");
+    expect(() => spatialAttributes({ dimensions: ["y", "x"] }, { conventions: "v2" as never })).toThrow(/"v1" or "v0.1"/);
+    // Merging keeps the entries' version.
+    const merged = mergeAttributes(projAttributes({ code: "EPSG:1" }, { conventions: "v0.1" }), spatialAttributes({ dimensions: ["y", "x"] }, { conventions: "v0.1" }));
+    expect(merged.zarr_conventions).toEqual([CONVENTION_ENTRIES_BY_VERSION["v0.1"].proj, CONVENTION_ENTRIES_BY_VERSION["v0.1"].spatial]);
   });
 
   it("refuse input that would not validate", () => {

@@ -60,12 +60,22 @@ describe("CRS identities without a CRS database", () => {
 
   it("checks proj: attributes", () => {
     expect(readProj({ "proj:code": "EPSG:32633" })).toEqual({ value: { code: "EPSG:32633" }, issues: [] });
-    expect(readProj({ "proj:code": "OGC:CRS84" }).issues).toEqual([]);
+    // v1 (the default, the mini-spec's rules) wants LETTERS:DIGITS; v0.1 allows any AUTHORITY:CODE.
+    expect(readProj({ "proj:code": "OGC:CRS84" }).issues.map((i) => i.rule)).toEqual(["proj.code-format"]);
+    expect(readProj({ "proj:code": "OGC:CRS84" }).value).toEqual({ code: "OGC:CRS84" });
+    expect(readProj({ "proj:code": "OGC:CRS84" }, undefined, "v0.1").issues).toEqual([]);
+    expect(readProj({ "proj:code": "epsg:4326" }).issues[0].message).toContain('write "EPSG:4326"');
+    expect(readProj({ "proj:code": "epsg:4326" }, undefined, "v0.1").issues).toEqual([]);
     expect(readProj({ "proj:code": 32633 }).issues[0].message).toContain('"EPSG:32633"');
     expect(readProj({ "proj:code": "EPSG 32633" }).issues[0].rule).toBe("proj.code-format");
     expect(readProj({ "proj:wkt2": "not wkt" }).issues[0].rule).toBe("proj.wkt2-invalid");
     expect(readProj({ "proj:wkt2": UTM32_WKT1 }).issues.map((i) => i.rule)).toEqual(["proj.wkt1"]);
-    expect(readProj({ "proj:code": "EPSG:32633", "proj:wkt2": UTM32_WKT1 }).issues.map((i) => i.rule)).toEqual(["proj.wkt1", "proj.inconsistent"]);
+    expect(readProj({ "proj:code": "EPSG:32633", "proj:wkt2": UTM32_WKT1 }, undefined, "v0.1").issues.map((i) => i.rule)).toEqual(["proj.wkt1", "proj.inconsistent"]);
+    // v1 takes exactly one of the three; v0.1 at least one.
+    expect(readProj({ "proj:code": "EPSG:32632", "proj:wkt2": UTM32_WKT1 }).issues.map((i) => [i.rule, i.pointer])).toEqual([
+      ["proj.wkt1", "/attributes/proj:wkt2"],
+      ["proj.multiple-crs", "/attributes/proj:wkt2"],
+    ]);
     expect(readProj({}).value).toBeUndefined();
   });
 });

@@ -46,8 +46,6 @@ function expectedCounts(dump: JsonObject): Record<string, number> {
       const shape = d.node.shape as number[];
       return ps !== undefined && shape.length === 2 && (ps[0] !== shape[0] || ps[1] !== shape[1]);
     }).length,
-    // Every declaration entry points at v1 URLs.
-    "info conventions.legacy-url": all.reduce((n, d) => n + ((attrs(d.node).zarr_conventions as JsonValue[] | undefined)?.length ?? 0), 0),
     "warning multiscales.variables-differ": count((d) => attrs(d.node).multiscales !== undefined),
   };
 }

@@ -15,8 +15,6 @@ import { array, fixture, group, writeDocs } from "./helpers.js";
 const DOCUMENTED: Record<string, string[]> = {
   "conventions-meta/composability.json": [
     "error multiscales.conventions-missing /attributes/zarr_conventions",
-    "info conventions.legacy-url /attributes/zarr_conventions/0",
-    "info conventions.legacy-url /attributes/zarr_conventions/1",
     "warning proj.legacy-keys /attributes/multiscales/layout/0/proj:shape",
     "warning proj.legacy-keys /attributes/multiscales/layout/0/proj:transform",
     "warning proj.legacy-keys /attributes/multiscales/layout/1/proj:shape",
@@ -26,24 +24,20 @@ const DOCUMENTED: Record<string, string[]> = {
     "warning proj.legacy-keys /attributes/proj:bbox",
   ],
   "conventions-meta/minimal.json": ["info conventions.unknown /attributes/zarr_conventions/0"],
-  "conventions-meta/projection.json": ["info conventions.legacy-url /attributes/zarr_conventions/0", "warning proj.legacy-keys /attributes/proj:transform"],
-  "multiscales/array-based-pyramid.json": ["info conventions.legacy-url /attributes/zarr_conventions/0", "info multiscales.not-geospatial /attributes/zarr_conventions"],
-  "multiscales/custom-pyramid-levels.json": ["info conventions.legacy-url /attributes/zarr_conventions/0", "info multiscales.not-geospatial /attributes/zarr_conventions"],
-  "multiscales/dem-multiresolution.json": legacy(3),
-  "multiscales/geospatial-pyramid.json": legacy(3),
-  "multiscales/power-of-2-pyramid.json": ["info conventions.legacy-url /attributes/zarr_conventions/0", "info multiscales.not-geospatial /attributes/zarr_conventions"],
-  "multiscales/sentinel-2-multiresolution.json": [...legacy(3), "warning spatial.bbox-mismatch /attributes/spatial:bbox"],
-  "proj/epsg26711.json": legacy(2),
-  "proj/epsg3587.json": legacy(2),
-  "proj/multiscales.json": [...legacy(3), "warning spatial.bbox-mismatch /attributes/spatial:bbox"],
-  "proj/wkt2.json": legacy(2),
+  "conventions-meta/projection.json": ["warning proj.legacy-keys /attributes/proj:transform"],
+  "multiscales/array-based-pyramid.json": [ "info multiscales.not-geospatial /attributes/zarr_conventions"],
+  "multiscales/custom-pyramid-levels.json": [ "info multiscales.not-geospatial /attributes/zarr_conventions"],
+  "multiscales/dem-multiresolution.json": [],
+  "multiscales/geospatial-pyramid.json": [],
+  "multiscales/power-of-2-pyramid.json": [ "info multiscales.not-geospatial /attributes/zarr_conventions"],
+  "multiscales/sentinel-2-multiresolution.json": ["info spatial.bbox-mismatch /attributes/spatial:bbox"],
+  "proj/epsg26711.json": [],
+  "proj/epsg3587.json": [],
+  "proj/multiscales.json": ["info spatial.bbox-mismatch /attributes/spatial:bbox"],
+  "proj/wkt2.json": [],
   "spatial/multiscales.json": [],
   "spatial/proj.json": [],
 };
-
-function legacy(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `info conventions.legacy-url /attributes/zarr_conventions/${i}`);
-}
 
 function summary(findings: { severity: string; rule: string; pointer: string }[]): string[] {
   return findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`).sort();
@@ -94,7 +88,7 @@ describe("the examples as whole hierarchies", () => {
     const root = fixture("examples", "multiscales", "sentinel-2-multiresolution.json");
     const store = await materialise(root, { r10m: [10980, 10980], r20m: [5490, 5490], r60m: [1830, 1830], r120m: [915, 915], r360m: [305, 305], r720m: [153, 153] });
     const r = await validate(store);
-    expect(summary(r.findings)).toEqual([...legacy(3), "warning spatial.bbox-mismatch /attributes/spatial:bbox"].sort());
+    expect(summary(r.findings)).toEqual(["info spatial.bbox-mismatch /attributes/spatial:bbox"].sort());
     const ms = describeMultiscales(await loadHierarchy(store));
     expect(ms.crs?.code).toBe("EPSG:32633");
     expect(ms.levels.map((l) => [l.asset, l.shape, l.resolution?.[0]])).toEqual([

@@ -1,7 +1,17 @@
 import { createArray, createGroup, MemoryStore, readNodeMetadata, set } from "@zarr/core";
 import type { JsonObject } from "@zarr/spec";
 import { describe, expect, it } from "vitest";
-import { describeMultiscales, effectiveGeoreference, loadHierarchy, migrate, storeFromDump, validate } from "../src/index.js";
+import {
+  CONVENTION_ENTRIES,
+  CONVENTION_ENTRIES_BY_VERSION,
+  CONVENTION_UUIDS,
+  describeMultiscales,
+  effectiveGeoreference,
+  loadHierarchy,
+  migrate,
+  storeFromDump,
+  validate,
+} from "../src/index.js";
 import { fixture, values } from "./helpers.js";
 
 /** A level group with a 2-D variable and its y/x coordinate arrays (pixel centres). */
@@ -146,5 +156,97 @@ describe("migration to the conventions", () => {
     const applied = await validate(store);
     expect(left(applied)).toEqual(left(plan.validation));
     expect(applied.counts).toEqual(plan.validation.counts);
+  });
+
+  describe("older declarations upgraded to the mini-spec's form (dry run first)", () => {
+    const T: number[] = [10, 0, 500000, 0, -10, 5000000];
+    const v01 = CONVENTION_ENTRIES_BY_VERSION["v0.1"];
+    /** A Dataset group of `attributes` with a 4×5 band (no coordinate arrays: the transform georeferences it). */
+    async function store(attributes: JsonObject): Promise<MemoryStore> {
+      const s = new MemoryStore();
+      await createGroup(s, "", { attributes });
+      await createArray(s, "b", { shape: [4, 5], dataType: "uint8", dimensionNames: ["Y", "X"] });
+      return s;
+    }
+    const v1Dataset = { zarr_conventions: [CONVENTION_ENTRIES.proj, CONVENTION_ENTRIES.spatial], "proj:code": "EPSG:32633", "spatial:dimensions": ["Y", "X"], "spatial:transform": T };
+    const GEO_PROJ_010 = {
+      version: "0.1.0",
+      schema: "https://raw.githubusercontent.com/zarr-experimental/geo-proj/refs/tags/v0.1.0/schema.json",
+      name: "geo-proj",
+      description: "Coordinate reference system information for geospatial data",
+      spec: "https://github.com/zarr-experimental/geo-proj/blob/v0.1.0/README.md",
+    };
+    /** Name, attributes, the change's source, and what validation says before (severity rule, infos aside). */
+    const SOURCES: Array<[string, JsonObject, string, string[]]> = [
+      // v0.1 and branch heads are accepted as they are: migrating only writes the mini-spec's form.
+      ["v0.1 declarations", { ...v1Dataset, zarr_conventions: [v01.proj, v01.spatial] }, "conventions", []],
+      [
+        "branch heads and the v0 tag",
+        {
+          ...v1Dataset,
+          zarr_conventions: [
+            { uuid: CONVENTION_UUIDS.proj, schema_url: "https://raw.githubusercontent.com/zarr-experimental/geo-proj/refs/heads/main/schema.json", name: "proj:" },
+            { uuid: CONVENTION_UUIDS.spatial, spec_url: "https://github.com/zarr-conventions/spatial/blob/v0/README.md", name: "spatial" },
+          ],
+        },
+        "conventions",
+        [],
+      ],
+      [
+        "geo-proj 0.1.0: object-form declaration with proj: keys at the root",
+        { zarr_conventions: { [CONVENTION_UUIDS.proj]: GEO_PROJ_010 }, "proj:code": "EPSG:32633", "proj:spatial_dimensions": ["Y", "X"], "proj:transform": T },
+        "geo-proj-0.1.0",
+        // The validator does not read the 0.1.0 fields as georeferencing: it says to migrate.
+        [...Array(2).fill("error dataset.coordinate-missing"), "warning conventions.superseded-form", "warning dataset.incomplete-conventions", "warning proj.legacy-keys", "warning spatial.transform-missing"],
+      ],
+      [
+        "geo-proj 0.1.0: the geo dictionary",
+        { zarr_conventions: { [CONVENTION_UUIDS.proj]: GEO_PROJ_010 }, geo: { proj: { version: "0.1.0", code: "EPSG:32633", spatial_dimensions: ["Y", "X"], transform: [...T, 0, 0, 1] } } },
+        "geo-proj-0.1.0",
+        [
+          ...Array(2).fill("error dataset.coordinate-missing"),
+          // The CRS in geo.proj satisfies geo-proj 0.1.0 (no proj.missing-crs), but Dataset
+          // readers do not look there.
+          "error dataset.georeferencing-missing",
+          ...Array(2).fill("warning conventions.superseded-form"),
+          "warning dataset.incomplete-conventions",
+          "warning spatial.transform-missing",
+        ],
+      ],
+      ["geo-proj 0.1.0: the geo dictionary without a declaration", { geo: { proj: { code: "EPSG:32633", spatial_dimensions: ["Y", "X"], transform: T } } }, "geo-proj-0.1.0", ["warning conventions.superseded-form"]],
+      ["v1 with two CRS fields", { ...v1Dataset, "proj:wkt2": 'PROJCRS["WGS 84 / UTM zone 33N",ID["EPSG",32633]]' }, "conventions", ["error proj.multiple-crs"]],
+    ];
+
+    it.each(SOURCES)("%s", async (_name, attributes, source, before) => {
+      const s = await store(attributes);
+      const found = (await validate(s)).findings.filter((f) => f.severity !== "info").map((f) => `${f.severity} ${f.rule}`);
+      expect(found.sort()).toEqual(before);
+      const keys = s.keys();
+      const metadata = await readNodeMetadata(s, "");
+      const plan = await migrate(s, { dryRun: true });
+      expect(s.keys()).toEqual(keys);
+      expect(await readNodeMetadata(s, "")).toEqual(metadata);
+      expect(plan.changes.map((c) => [c.path, c.source])).toEqual([["", source]]);
+      expect(plan.validation.findings).toEqual([]);
+      await migrate(s);
+      const after = (await readNodeMetadata(s, ""))?.attributes as JsonObject;
+      // Exactly the mini-spec's Dataset attributes.
+      expect(after).toEqual(v1Dataset);
+      expect((await validate(s)).findings).toEqual([]);
+      // Migrating again changes nothing.
+      expect((await migrate(s, { dryRun: true })).changes).toEqual([]);
+    });
+
+    it("to v0.1 on request, and notes what v1 cannot hold", async () => {
+      const s = await store(v1Dataset);
+      const plan = await migrate(s, { conventions: "v0.1" });
+      expect(plan.changes.map((c) => c.description)).toEqual(["declarations proj v1 \"proj:\", spatial v1 \"spatial:\" → v0.1"]);
+      expect((await readNodeMetadata(s, ""))?.attributes.zarr_conventions).toEqual([v01.proj, v01.spatial]);
+      expect((await validate(s)).findings).toEqual([]);
+      const crs84 = await store({ ...v1Dataset, zarr_conventions: [v01.proj, v01.spatial], "proj:code": "OGC:CRS84" });
+      const r = await migrate(crs84, { dryRun: true });
+      expect(r.notes[0]).toContain('proj:code "OGC:CRS84" has no v1 form');
+      expect(r.changes[0].set).not.toHaveProperty("proj:code");
+    });
   });
 });

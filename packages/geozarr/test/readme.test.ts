@@ -10,7 +10,12 @@ it("the README examples run and print what they say", () => {
   expect(tour).toContain("[ 500010, 4999990 ] [ 1.5, 1.5 ]");
   expect(tour).toMatch(/1 1\n\[ 40, 20, 10 \]/);
   expect(tour).toMatch(/2 \[ 25, 25 \] \[ 40, 0, 500000, 0, -40, 5000000 \] \d+\ntrue/);
-  expect(checks).toContain("[ 'proj', 'spatial' ] [ 'info conventions.legacy-url' ]");
+  expect(checks).toContain("[ 'proj', 'spatial' ] []\n[ 'proj undeclared → v1 rules', 'spatial v0.1 → v0.1 rules' ]");
+  expect(checks).toContain("[ 'proj.code-format' ] 0");
+  expect(checks).toContain("proj: [ 'spatial:dimensions', 'zarr_conventions' ]");
+  expect(checks).toContain("https://raw.githubusercontent.com/zarr-conventions/proj/refs/tags/v0.1/schema.json\nhttps://raw.githubusercontent.com/zarr-experimental/geo-proj/refs/tags/v1/schema.json");
+  expect(checks).toContain("60 rules; Appendix › proj: Properties");
+  expect(checks).toContain('/ conventions declarations proj v0.1 "proj", spatial v0.1 "spatial" → v1');
   expect(checks).toContain("error multiscales.scale-inconsistent /attributes/multiscales/layout/1/transform/scale");
   expect(checks).toContain("after: true { error: 0, warning: 0, info: 0 }");
   expect(reproject).toContain("[ '15.0000', '45.1535' ]");

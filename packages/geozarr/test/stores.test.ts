@@ -12,7 +12,9 @@ import {
   findMultiscales,
   loadHierarchy,
   multiscalesAttributes,
+  projAttributes,
   validate,
+  withConventions,
 } from "../src/index.js";
 import { array, group, writeDocs } from "./helpers.js";
 
@@ -51,6 +53,8 @@ function pyramidDocs(mutate: (levels: JsonObject[]) => void = () => {}): Record<
 
 interface Case {
   name: string;
+  /** Applied to the documents before writing them. */
+  mutate?: (docs: Record<string, JsonObject>) => void;
   docs: Record<string, JsonObject>;
   errors: string[];
   crs?: string;
@@ -81,7 +85,18 @@ const CASES: Case[] = [
     errors: ["spatial.dimensions-not-in-array"],
   },
   { name: "registration neither pixel nor node", docs: datasetDocs("", [100, 80], ds([100, 80], { "spatial:registration": "area" })), errors: ["spatial.registration-invalid"] },
-  { name: "a missing coordinate array", docs: (() => { const d = datasetDocs(""); delete d.x; return d; })(), errors: ["dataset.coordinate-missing"] },
+  {
+    name: "no coordinate arrays: spatial:transform georeferences y and x",
+    docs: (() => { const d = datasetDocs(""); delete d.x; delete d.y; return d; })(),
+    errors: [],
+    crs: "EPSG:32633",
+  },
+  {
+    name: "a missing coordinate array without spatial:transform",
+    docs: (() => { const a = ds(); delete a["spatial:transform"]; const d = datasetDocs("", [100, 80], a); delete d.x; return d; })(),
+    errors: ["dataset.coordinate-missing"],
+  },
+  { name: "a missing coordinate array for a non-spatial dimension", docs: { ...datasetDocs(""), b05: array([3, 100, 80], ["band", "y", "x"]) }, errors: ["dataset.coordinate-missing"] },
   { name: "a coordinate of the wrong length", docs: { ...datasetDocs(""), x: array([81], ["x"]) }, errors: ["dataset.coordinate-mismatch"] },
   { name: "a scalar array", docs: { ...datasetDocs(""), flag: array([], null) }, errors: ["dataarray.scalar"] },
   { name: "unnamed dimensions", docs: { ...datasetDocs(""), b05: array([100, 80], null) }, errors: ["dataarray.dimension-names-missing"] },
@@ -96,9 +111,68 @@ const CASES: Case[] = [
   { name: "a layout that is empty", docs: { "": group({ ...multiscalesAttributes({ levels: [{ asset: "0" }] }), multiscales: { layout: [] } }) }, errors: ["multiscales.invalid"] },
   {
     name: "a geospatial pyramid that does not declare spatial",
-    docs: (() => { const d = pyramidDocs(); const a = d[""].attributes as JsonObject; a.zarr_conventions = (a.zarr_conventions as JsonObject[]).filter((e) => e.name !== "spatial"); return d; })(),
+    docs: (() => { const d = pyramidDocs(); const a = d[""].attributes as JsonObject; a.zarr_conventions = (a.zarr_conventions as JsonObject[]).filter((e) => e.name !== "spatial:"); return d; })(),
     errors: ["multiscales.conventions-missing"],
     crs: "EPSG:32633",
+  },
+  // Convention attributes are checked on every node that declares them, in a Dataset or not.
+  {
+    name: "an array outside any Dataset declaring proj with proj:code epsg:4326",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], projAttributes({ code: "EPSG:4326" }, { conventions: "v1" })) },
+    errors: ["proj.code-format"],
+    mutate: (d) => { (d.a.attributes as JsonObject)["proj:code"] = "epsg:4326"; },
+  },
+  {
+    name: "an array outside any Dataset with proj:code and proj:wkt2",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], { ...projAttributes({ code: "EPSG:4326" }), "proj:wkt2": 'GEOGCRS["WGS 84",ID["EPSG",4326]]' }) },
+    errors: ["proj.multiple-crs"],
+  },
+  {
+    name: "the same array declaring proj v0.1 (several CRS fields and OGC:CRS84 allowed)",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], { ...projAttributes({ code: "OGC:CRS84" }, { conventions: "v0.1" }), "proj:wkt2": 'GEOGCRS["WGS 84",ID["OGC","CRS84"]]' }) },
+    errors: [],
+  },
+  {
+    name: "an array outside any Dataset declaring spatial without spatial:dimensions",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], withConventions({ "spatial:transform": [1, 0, 0, 0, -1, 0] }, ["spatial"])) },
+    errors: ["spatial.dimensions-missing"],
+  },
+  {
+    name: "an array declaring spatial whose group gives spatial:dimensions",
+    docs: { "": group({ "spatial:dimensions": ["y", "x"], ...withConventions({}, ["spatial"]) }), a: array([4, 5], ["y", "x"], withConventions({ "spatial:transform": [1, 0, 0, 0, -1, 0] }, ["spatial"])) },
+    // No spatial.dimensions-missing; the group is a Dataset without a CRS.
+    errors: ["dataset.georeferencing-missing"],
+  },
+  {
+    name: "an array declaring proj whose group gives the CRS",
+    docs: { "": group(projAttributes({ code: "EPSG:4326" })), a: array([4, 5], ["y", "x"], withConventions({}, ["proj"])), y: array([4], ["y"]), x: array([5], ["x"]) },
+    errors: [],
+    crs: "EPSG:4326",
+  },
+  {
+    name: "a v1 array inheriting nothing: proj declared without a CRS",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], withConventions({}, ["proj"])) },
+    errors: ["proj.missing-crs"],
+  },
+  {
+    name: "an array under a v0.1 group: the group's version applies to the array's proj keys",
+    docs: {
+      "": group(projAttributes({ code: "OGC:CRS84" }, { conventions: "v0.1" })),
+      a: array([4, 5], ["y", "x"], { "proj:code": "OGC:CRS84" }),
+      y: array([4], ["y"]),
+      x: array([5], ["x"]),
+    },
+    errors: [],
+  },
+  {
+    name: "a geo-proj 0.1.0 geo dictionary with a code that is not LETTERS:DIGITS",
+    docs: { "": group(), a: array([4, 5], ["y", "x"], { geo: { proj: { code: "epsg:4326", spatial_dimensions: ["y", "x"] } } }) },
+    errors: ["proj.code-format"],
+  },
+  {
+    name: "a root array (a DataArray on its own) with duplicate dimension names",
+    docs: { "": array([4, 5], ["y", "y"]) },
+    errors: ["dataarray.dimension-names-duplicate"],
   },
   {
     name: "legacy georeferencing only (GDAL _CRS, xarray dims)",
@@ -115,7 +189,9 @@ const CASES: Case[] = [
 
 describe("classifying stores", () => {
   it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    const store = await writeDocs(c.docs);
+    const docs = structuredClone(c.docs);
+    c.mutate?.(docs);
+    const store = await writeDocs(docs);
     const report = await validate(store);
     const errors = report.findings.filter((f) => f.severity === "error").map((f) => f.rule).sort();
     expect(errors).toEqual(c.errors.slice().sort());

@@ -7,12 +7,14 @@ import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
+import { parseConventionsOption } from "./shared.js";
 
-/** Runs `zarr geozarr migrate STORE [PATH]`. */
+/** Runs `zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]`. */
 export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
   const { values, positionals } = parseCommandArgs("geozarr", args, {
     "dry-run": { type: "boolean", short: "n" },
     "remove-legacy": { type: "boolean" },
+    conventions: { type: "string" },
     json: { type: "boolean" },
   });
   if (values.help) {
@@ -20,10 +22,11 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
     return;
   }
   expectPositionals("geozarr", positionals, 1, 2);
+  const conventions = parseConventionsOption(values.conventions);
   const dryRun = values["dry-run"] === true;
   const store = await openStoreArg(positionals[0], { writable: !dryRun });
   const h = await loadHierarchy(store, { path: normalizePath(positionals[1] ?? ""), registry: cliRegistry() });
-  const report = await migrate(h, { dryRun, removeLegacy: values["remove-legacy"] === true, registry: cliRegistry() });
+  const report = await migrate(h, { dryRun, removeLegacy: values["remove-legacy"] === true, conventions, registry: cliRegistry() });
   if (values.json) {
     await io.write(`${stringifyJson(report as unknown as JsonObject, 2)}\n`);
     return;

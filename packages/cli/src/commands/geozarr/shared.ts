@@ -4,7 +4,7 @@
  */
 
 import { normalizePath } from "@zarr/core";
-import { type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
+import { CONVENTIONS_VERSIONS, type ConventionsVersion, type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
 import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
@@ -62,6 +62,16 @@ export function parseZarrFormat(text: string | undefined): 2 | 3 {
 export function parseGdalCrs(on: boolean | undefined, off: boolean | undefined): boolean | undefined {
   if (on === true && off === true) throw new UsageError("--gdal-crs and --no-gdal-crs contradict each other", "geozarr");
   return on === true ? true : off === true ? false : undefined;
+}
+
+/**
+ * `--conventions`: the declaration form to write, `v1` (the mini-spec's; `undefined` when
+ * the option is absent, which the library reads as v1) or `v0.1`.
+ */
+export function parseConventionsOption(text: string | undefined): ConventionsVersion | undefined {
+  if (text === undefined) return undefined;
+  if (!(CONVENTIONS_VERSIONS as readonly string[]).includes(text)) throw new UsageError(`--conventions is ${CONVENTIONS_VERSIONS.join(" or ")}, not "${text}"`, "geozarr");
+  return text as ConventionsVersion;
 }
 
 /** `--min-size`: a positive integer. */
