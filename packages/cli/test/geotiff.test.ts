@@ -124,6 +124,12 @@ describe("zarr geozarr from-geotiff (built CLI, no GDAL)", () => {
     expect(Array.from(got.data as Float32Array)).toEqual(Array.from(data));
     const root = JSON.parse(readFileSync(path.join(dst, "zarr.json"), "utf8"));
     expect(root.attributes["spatial:registration"]).toBe("node");
+    // --conventions v0.1: the same Dataset declared with the conventions' v0.1 tags.
+    const old = await zarr(["geozarr", "from-geotiff", tif, `${dst}-v01`, "--conventions", "v0.1"]);
+    expect(old.code, old.stderr).toBe(0);
+    const oldRoot = JSON.parse(readFileSync(path.join(`${dst}-v01`, "zarr.json"), "utf8"));
+    expect(oldRoot.attributes.zarr_conventions.map((e: { schema_url: string }) => e.schema_url).every((u: string) => u.includes("/v0.1/"))).toBe(true);
+    expect(root.attributes.zarr_conventions.map((e: { schema_url: string }) => e.schema_url).some((u: string) => u.includes("/v0.1/"))).toBe(false);
     // Usage errors: exit 2.
     expect((await zarr(["geozarr", "from-geotiff", tif])).code).toBe(2);
     const needsPyramid = await zarr(["geozarr", "from-geotiff", tif, `${dst}2`, "--factors", "2"]);

@@ -44,6 +44,28 @@ describe("zarr geozarr", () => {
     expect(v.out).toContain("valid: 0 error(s), 0 warning(s), 0 info; 4 Dataset(s), 1 Multiscale Dataset(s)");
   });
 
+  it("pyramid --conventions v0.1 declares the v0.1 entries, the default declares the mini-spec's v1; both validate", async () => {
+    const src = await source();
+    const byVersion: Record<string, JsonObject[]> = {};
+    for (const version of ["v1", "v0.1"] as const) {
+      const dst = path.join(path.dirname(src), `pyramid-${version}.zarr`);
+      const args = ["geozarr", "pyramid", src, dst, "--factors", "2", "--min-size", "100"];
+      const p = await run(...(version === "v1" ? args : [...args, "--conventions", version]));
+      expect(p.code, p.err).toBe(0);
+      const store = new FileSystemStore(dst);
+      const root = await readNodeMetadata(store, "");
+      const level = await readNodeMetadata(store, "1");
+      byVersion[version] = [...(root?.attributes.zarr_conventions as JsonObject[]), ...(level?.attributes.zarr_conventions as JsonObject[])];
+      const v = await run("geozarr", "validate", dst, "--strict");
+      expect(v.code, v.out).toBe(0);
+    }
+    const entries = (version: "v1" | "v0.1") => Object.values(CONVENTION_ENTRIES_BY_VERSION[version]);
+    for (const e of byVersion.v1) expect(entries("v1")).toContainEqual(e);
+    for (const e of byVersion["v0.1"]) expect(entries("v0.1")).toContainEqual(e);
+    expect(byVersion["v0.1"].some((e) => String(e.schema_url).includes("/v0.1/"))).toBe(true);
+    expect((await run("geozarr", "pyramid", src, `${src}-x`, "--conventions", "v2")).code).toBe(2);
+  });
+
   it("validate reports findings, their rules and locations, and exits 1 on errors", async () => {
     const dir = path.join(tempDir("zarr-geozarr-"), "bad.zarr");
     const store = new FileSystemStore(dir);

@@ -11,7 +11,7 @@ import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geot
 import type { Affine } from "./affine.js";
 import { determinant, isAffine, isAxisAligned } from "./affine.js";
 import type { Registration } from "./attributes.js";
-import { datasetAttributes, writeCoordinates } from "./builders.js";
+import { type ConventionsOption, datasetAttributes, writeCoordinates } from "./builders.js";
 import { type Crs, isGeographic } from "./crs.js";
 import { parentOf } from "./hierarchy.js";
 import { type ArraySpec, buildPyramid, gdalCrsAttribute, keepChildrenWriter, type PyramidOptions, type PyramidResult, type PyramidWriter, v3Writer } from "./pyramid.js";
@@ -30,7 +30,8 @@ export type GeoTiffPyramidOptions = Omit<
 >;
 
 /** Options of {@link importGeoTiff}. */
-export interface GeoTiffImportOptions {
+/** `conventions`: the declaration form written (`"v1"`, the mini-spec's, by default; `"v0.1"` for tools pinned to those tags). */
+export interface GeoTiffImportOptions extends ConventionsOption {
   /** Chunk shape `[rows, cols]` (default: the TIFF's tile shape when tiled, else 512×512; capped at the image size). */
   chunkShape?: readonly [number, number];
   /** Codecs of every band array (default: the writer's default; for Zarr v3 the core default). */
@@ -404,7 +405,7 @@ export async function importGeoTiff(
     // Zarr v3 group documents the scratch Dataset creates above itself; a v2 pyramid removes them.
     const implicitGroups = datasetWriter.format === 3 && writer.format === 2 ? await missingV3Groups(store, base) : [];
     const spatial = { dimensions: ["y", "x"] as const, transform: info.transform, shape: [info.height, info.width] as const, registration: info.registration };
-    await datasetWriter.createGroup(store, datasetPath, datasetAttributes({ crs, spatial }));
+    await datasetWriter.createGroup(store, datasetPath, datasetAttributes({ crs, spatial, conventions: options.conventions }));
     if (datasetWriter.format === 3) {
       await writeCoordinates(store, datasetPath, { ...spatial, geographic: isGeographic(crs), registry: options.registry, signal });
     } else {
@@ -451,6 +452,7 @@ export async function importGeoTiff(
         ...(options.codecs === undefined ? {} : { codecs: options.codecs }),
         ...pyramidOptions,
         gdalCrs,
+        conventions: options.conventions,
         sourcePath: datasetPath,
         targetPath: base,
         sourceIsLevelZero: levelZeroInPlace,

@@ -6,7 +6,6 @@
  */
 export {
   type Affine,
-  IDENTITY,
   affineBounds,
   affineClose,
   affineFromGdal,
@@ -14,6 +13,7 @@ export {
   applyAffine,
   composeAffine,
   determinant,
+  IDENTITY,
   invertAffine,
   isAffine,
   isAxisAligned,
@@ -34,6 +34,20 @@ export {
   readSpatial,
   type SpatialAttributes,
 } from "./attributes.js";
+export {
+  type ConventionsOption,
+  type CreateDatasetOptions,
+  createDataset,
+  datasetAttributes,
+  type LevelInput,
+  layoutEntry,
+  mergeAttributes,
+  multiscalesAttributes,
+  projAttributes,
+  type SpatialInput,
+  spatialAttributes,
+  writeCoordinates,
+} from "./builders.js";
 export {
   CONVENTION_ENTRIES,
   CONVENTION_ENTRIES_BY_VERSION,
@@ -77,31 +91,11 @@ export {
   effectiveGeoreference,
   type FieldOrigin,
   gridExtent,
-  pixelCenter,
   type Provenance,
+  pixelCenter,
   resolution,
 } from "./effective.js";
 export { type Finding, type Issue, RULES, type RuleId, type Severity } from "./findings.js";
-export {
-  GeoHierarchy,
-  type GeoNode,
-  type HierarchyDump,
-  hierarchyFromDump,
-  type LoadHierarchyOptions,
-  loadHierarchy,
-  storeFromDump,
-} from "./hierarchy.js";
-export { crsFromGridMapping, inferSpatialDimensions, transformFromGeoTransform, transformFromStac } from "./legacy.js";
-export { describeMultiscales, findMultiscales, type MultiscaleDataset, type MultiscaleLevel } from "./multiscale.js";
-export {
-  listRules,
-  type ValidateOptions,
-  type ValidateSourceOptions,
-  type ValidationReport,
-  validate,
-  validateDocument,
-  validateHierarchy,
-} from "./validate.js";
 export {
   bboxToWindows,
   chooseLevel,
@@ -116,31 +110,18 @@ export {
   tileGrid,
   type WindowOptions,
 } from "./geo.js";
-export { type BboxData, type ReadBboxOptions, readBbox } from "./read.js";
 export {
-  type CrsLike,
-  IDENTITY_REPROJECTION,
-  type PointTransform,
-  type Reprojection,
-  type Reprojector,
-  reprojectBbox,
-  reprojection,
-  toCrs,
-} from "./reproject.js";
-export {
-  type ConventionsOption,
-  type CreateDatasetOptions,
-  createDataset,
-  datasetAttributes,
-  type LevelInput,
-  layoutEntry,
-  mergeAttributes,
-  multiscalesAttributes,
-  projAttributes,
-  type SpatialInput,
-  spatialAttributes,
-  writeCoordinates,
-} from "./builders.js";
+  GeoHierarchy,
+  type GeoNode,
+  type HierarchyDump,
+  hierarchyFromDump,
+  type LoadHierarchyOptions,
+  loadHierarchy,
+  storeFromDump,
+} from "./hierarchy.js";
+export { crsFromGridMapping, inferSpatialDimensions, transformFromGeoTransform, transformFromStac } from "./legacy.js";
+export { type MigrateOptions, type MigrationChange, type MigrationReport, migrate } from "./migrate.js";
+export { describeMultiscales, findMultiscales, type MultiscaleDataset, type MultiscaleLevel } from "./multiscale.js";
 export { type PlannedLevel, type PlanOptions, planPyramid } from "./plan.js";
 export {
   type ArraySpec,
@@ -153,5 +134,24 @@ export {
   v2Writer,
   v3Writer,
 } from "./pyramid.js";
-export { parseResampling, type Plane, RESAMPLING_METHODS, type ReduceOptions, reducePlane, type ResamplingMethod } from "./resample.js";
-export { type MigrateOptions, type MigrationChange, type MigrationReport, migrate } from "./migrate.js";
+export { type BboxData, type ReadBboxOptions, readBbox } from "./read.js";
+export {
+  type CrsLike,
+  IDENTITY_REPROJECTION,
+  type PointTransform,
+  type Reprojection,
+  type Reprojector,
+  reprojectBbox,
+  reprojection,
+  toCrs,
+} from "./reproject.js";
+export { type Plane, parseResampling, RESAMPLING_METHODS, type ReduceOptions, type ResamplingMethod, reducePlane } from "./resample.js";
+export {
+  listRules,
+  type ValidateOptions,
+  type ValidateSourceOptions,
+  type ValidationReport,
+  validate,
+  validateDocument,
+  validateHierarchy,
+} from "./validate.js";

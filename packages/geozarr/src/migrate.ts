@@ -129,6 +129,8 @@ interface Ctx {
  */
 export async function migrate(source: Store | ZarrGroup | GeoHierarchy, options: MigrateOptions = {}): Promise<MigrationReport> {
   const loaded = source instanceof GeoHierarchy ? source : await loadHierarchy(source, { signal: options.signal, registry: options.registry });
+  // Codecs resolve like the hierarchy's own reads: the registry passed, else the one it was opened with.
+  options = { ...options, registry: options.registry ?? loaded.registry };
   const target = conventionsVersion(options.conventions);
   // First the declarations (and geo-proj 0.1.0 attributes) in the target form; the other
   // passes then work on the hierarchy as it will be.
@@ -183,7 +185,7 @@ function applyToHierarchy(h: GeoHierarchy, changes: MigrationChange[]): GeoHiera
       nodes.push({ path, name, kind: "array", zarrFormat: 3, attributes: {}, shape: [c.coordinates?.shape[axis] as number], dimensionNames: [name], dimensionNamesFrom: "dimension_names", dataType: "float64" });
     });
   }
-  return new GeoHierarchy(nodes, h.basePath, h.store, h.complete, h.consolidated);
+  return new GeoHierarchy(nodes, h.basePath, h.store, h.complete, h.consolidated, h.registry);
 }
 
 function applyChange(attributes: JsonObject, c: MigrationChange): JsonObject {

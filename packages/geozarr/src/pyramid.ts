@@ -34,7 +34,7 @@ import {
 } from "@zarr/spec";
 import type { Affine } from "./affine.js";
 import type { Registration } from "./attributes.js";
-import { datasetAttributes, type LevelInput, multiscalesAttributes, writeCoordinates } from "./builders.js";
+import { type ConventionsOption, datasetAttributes, type LevelInput, multiscalesAttributes, writeCoordinates } from "./builders.js";
 import { type Crs, crsCode, isGeographic } from "./crs.js";
 import { effectiveGeoreference, gridExtent } from "./effective.js";
 import { type GeoHierarchy, type GeoNode, joinRelative, loadHierarchy } from "./hierarchy.js";
@@ -77,7 +77,8 @@ export interface ArraySpec {
 }
 
 /** Options of {@link buildPyramid}. */
-export interface PyramidOptions {
+/** `conventions`: the declaration form written (`"v1"`, the mini-spec's, by default; `"v0.1"` for tools pinned to those tags). */
+export interface PyramidOptions extends ConventionsOption {
   /** Path of the source Dataset group (or array) in the source store (default the root). */
   sourcePath?: string;
   /** Path of the Multiscale Dataset to create in the target store (default the root). */
@@ -401,6 +402,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
     resamplingMethod: defaultMethod,
     crs,
     spatial: { dimensions: dims, bbox: gridExtent(transform, shape0, registration), registration },
+    conventions: options.conventions,
   });
   if (options.overwrite !== true) {
     const existing = await target.get(base === "" ? "zarr.json" : `${base}/zarr.json`, { signal });
@@ -418,7 +420,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
     }
     const lpath = joinRelative(base, level.asset);
     const geoSpatial = { dimensions: dims, transform: level.transform as Affine, shape: level.shape, registration };
-    if (crs !== undefined) await writer.createGroup(target, lpath, datasetAttributes({ crs, spatial: geoSpatial }));
+    if (crs !== undefined) await writer.createGroup(target, lpath, datasetAttributes({ crs, spatial: geoSpatial, conventions: options.conventions }));
     else await writer.createGroup(target, lpath, {});
     if (writer.format === 3) {
       await writeCoordinates(target, lpath, { ...geoSpatial, geographic: crs !== undefined && isGeographic(crs), registry, signal });

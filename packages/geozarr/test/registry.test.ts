@@ -3,9 +3,9 @@
  * or array's (kept by the loaded hierarchy), else @zarr/core's defaultRegistry, as `open`.
  */
 import { gzip } from "@zarr/codec-gzip";
-import { createArray, createRegistry, MemoryStore, openArray, openGroup, set } from "@zarr/core";
+import { createArray, createGroup, createRegistry, MemoryStore, openArray, openGroup, set } from "@zarr/core";
 import { describe, expect, it } from "vitest";
-import { buildPyramid, loadHierarchy, readBbox } from "../src/index.js";
+import { buildPyramid, effectiveGeoreference, loadHierarchy, migrate, readBbox } from "../src/index.js";
 import { dataset } from "./helpers.js";
 
 const H = 20;
@@ -62,5 +62,24 @@ describe("helpers resolve codecs through the source's registry", () => {
     expect(fromStore.registry).toBe(registry);
     const r = await readBbox(fromStore, { variable: "b", bbox: [...BOX] });
     expect(r.shape).toEqual([2, 2]);
+  });
+
+  it("migrate reads gzip coordinate arrays through an opened group's registry", async () => {
+    const store = new MemoryStore();
+    await createGroup(store, "", { attributes: {} });
+    const n = 6;
+    const gz = ["bytes", { name: "gzip", configuration: { level: 1 } }];
+    const band = await createArray(store, "band", { shape: [n, n], dataType: "uint8", dimensionNames: ["y", "x"], attributes: { _CRS: { url: "http://www.opengis.net/def/crs/EPSG/0/32631" } } });
+    await set(band, null, 1);
+    const x = await createArray(store, "x", { shape: [n], dataType: "float64", dimensionNames: ["x"], codecs: gz, registry });
+    await set(x, null, Float64Array.from({ length: n }, (_, i) => 300000 + (i + 0.5) * 30));
+    const y = await createArray(store, "y", { shape: [n], dataType: "float64", dimensionNames: ["y"], codecs: gz, registry });
+    await set(y, null, Float64Array.from({ length: n }, (_, i) => 4000000 - (i + 0.5) * 30));
+    // Through a bare store the coordinates cannot be decoded: no transform is derived.
+    const bare = await migrate(store, { dryRun: true });
+    expect(bare.notes.some((note) => note.includes("could not read the coordinate array"))).toBe(true);
+    await migrate(await openGroup(store, "", { registry }));
+    const h = await loadHierarchy(store, { registry });
+    expect(effectiveGeoreference(h, "band")).toMatchObject({ crs: { code: "EPSG:32631" }, transform: [30, 0, 300000, 0, -30, 4000000] });
   });
 });

@@ -8,7 +8,7 @@ import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-import { bar, fmt, interruptible, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
+import { bar, fmt, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
 export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
@@ -21,6 +21,7 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
     "zarr-format": { type: "string" },
     "gdal-crs": { type: "boolean" },
     "no-gdal-crs": { type: "boolean" },
+    conventions: { type: "string" },
     crs: { type: "string" },
     overwrite: { type: "boolean" },
     json: { type: "boolean" },
@@ -33,6 +34,8 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
   const format = parseZarrFormat(values["zarr-format"]);
   const registry = cliRegistry();
   const options: GeoTiffImportOptions = { registry, overwrite: values.overwrite === true };
+  const conventions = parseConventionsOption(values.conventions);
+  if (conventions !== undefined) options.conventions = conventions;
   // Zarr v2 (what GDAL 3.6 reads) gets GDAL's _CRS on every band unless --no-gdal-crs.
   if (format === 2) options.writer = v2Writer({ registry });
   const gdalCrs = parseGdalCrs(values["gdal-crs"], values["no-gdal-crs"]);

@@ -6,7 +6,7 @@ import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-import { bar, interruptible, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
+import { bar, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr pyramid SRC DST`. */
 export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
@@ -22,6 +22,7 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
     "dst-path": { type: "string" },
     "gdal-crs": { type: "boolean" },
     "no-gdal-crs": { type: "boolean" },
+    conventions: { type: "string" },
     "zarr-format": { type: "string" },
     overwrite: { type: "boolean" },
     concurrency: { type: "string", short: "j" },
@@ -34,6 +35,8 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   const format = parseZarrFormat(values["zarr-format"]);
   const registry = cliRegistry();
   const options: PyramidOptions = { registry, overwrite: values.overwrite === true };
+  const conventions = parseConventionsOption(values.conventions);
+  if (conventions !== undefined) options.conventions = conventions;
   // Zarr v2 is what GDAL 3.6 reads: with it, GDAL's _CRS is written unless --no-gdal-crs.
   if (format === 2) {
     if (values.shards !== undefined) throw new UsageError("--shards needs Zarr v3: Zarr v2 has no sharding", "geozarr");
