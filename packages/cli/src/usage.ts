@@ -33,8 +33,9 @@ export const USAGE: Record<string, string> = {
   key encoding, fill value, codecs, dimension names, attributes, stored size and chunks;
   for groups the children and whether metadata is consolidated.
   --json   print one JSON document`,
-  tree: `Usage: zarr tree STORE [PATH]
-  Print the hierarchy below PATH (default: the root) as a tree; arrays with shape and data type.`,
+  tree: `Usage: zarr tree STORE [PATH] [--json]
+  Print the hierarchy below PATH (default: the root) as a tree; arrays with shape and data type.
+  --json   print it as one nested JSON document (name, path, node_type, shape, data_type, children)`,
   get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [-j N]
   Read the values of the array at PATH.
   --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ..."
@@ -131,7 +132,7 @@ export const GENERAL_USAGE = `Usage: zarr <command> [arguments]
 
 Commands:
   info STORE [PATH] [--json]          describe an array or group
-  tree STORE [PATH]                   print the hierarchy
+  tree STORE [PATH] [--json]          print the hierarchy
   get STORE PATH [--select S] [--format json|npy] [-o FILE]
                                       read array values
   put STORE PATH --from FILE.npy [...] create an array from a .npy file

@@ -1,6 +1,6 @@
-/** `zarr tree STORE [PATH]`. */
+/** `zarr tree STORE [PATH] [--json]`. */
 import { normalizePath } from "@zarr/core";
-import type { Store } from "@zarr/spec";
+import { type JsonObject, type Store, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
 import { dataTypeText, shapeText } from "../format.js";
 import { findNode, type ListedNode, listChildren } from "../listing.js";
@@ -25,9 +25,24 @@ async function writeChildren(store: Store, node: ListedNode, indent: string, lin
   }
 }
 
+/** One node and everything below it as JSON, for `zarr tree --json`. */
+async function treeJson(store: Store, node: ListedNode): Promise<JsonObject> {
+  const m = node.metadata;
+  const out: JsonObject = { name: node.name, path: `/${node.path}`, node_type: node.kind, zarr_format: node.zarrFormat };
+  if (m === undefined) out.implicit = true;
+  if (m?.node_type === "array") {
+    out.shape = m.shape;
+    const configuration = m.data_type.configuration;
+    // As in zarr.json: a bare name unless the data type has a configuration.
+    out.data_type = configuration === undefined || Object.keys(configuration).length === 0 ? m.data_type.name : { name: m.data_type.name, configuration };
+  }
+  if (node.kind === "group") out.children = await Promise.all((await listChildren(store, node)).map((c) => treeJson(store, c)));
+  return out;
+}
+
 /** Runs `zarr tree`. */
 export async function treeCommand(args: string[], io: CliIO): Promise<void> {
-  const { values, positionals } = parseCommandArgs("tree", args, {});
+  const { values, positionals } = parseCommandArgs("tree", args, { json: { type: "boolean" } });
   if (values.help) {
     await io.write(`${USAGE.tree}\n`);
     return;
@@ -36,6 +51,10 @@ export async function treeCommand(args: string[], io: CliIO): Promise<void> {
   const path = normalizePath(positionals[1] ?? "");
   const store = await openStoreArg(positionals[0], { writable: false });
   const root = await findNode(store, path);
+  if (values.json) {
+    await io.write(`${stringifyJson(await treeJson(store, root), 2)}\n`);
+    return;
+  }
   const lines = [nodeLabel(root, `/${path}`)];
   await writeChildren(store, root, "", lines);
   await io.write(`${lines.join("\n")}\n`);
