@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MemoryStore } from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
+import { convert } from "@zarr/v2-compat";
+import { registry } from "@zarr/all";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDecoded, openDataset } from "../src/index.js";
 import { asDumped, dumpedDtype, requireXarray, type XarrayDump, xarrayPeer } from "./helpers.js";
@@ -65,5 +68,23 @@ describe("datasets written by xarray 2023.01 decode to xarray.open_zarr(...).loa
   it("2-D lat/lon named by a coordinates attribute", async () => {
     const ds = await expectSameAsXarray("curvilinear.zarr");
     expect(String(ds.variables.tas.encoding.coordinates).split(" ").sort()).toEqual(["lat", "lon"]);
+  });
+});
+
+describe("zarr convert of an xarray dataset", () => {
+  it("writes _FillValue for v3, so packed int16 decodes to xarray's values of the v2 source", async () => {
+    const path = join(datasets(), "packed.zarr");
+    const expected = JSON.parse(xarrayPeer("dump", path)) as XarrayDump;
+    const target = new MemoryStore();
+    const source = await openDataset(new FileSystemStore(path));
+    await convert(source.group, { target, registry });
+    const converted = await openDataset(target);
+    expect(converted.group.zarrFormat).toBe(3);
+    expect(converted.variables.t2m.array.attributes._FillValue).toBe(-32767);
+    expect(converted.variables.t2m.array.metadata.dimension_names).toEqual(["y", "x"]);
+    for (const [name, want] of Object.entries(expected.variables)) {
+      const decoded = await getDecoded(converted.variables[name]);
+      expect({ name, values: asDumped(decoded), dtype: decoded.kind === "number" && decoded.dtype }).toEqual({ name, values: want.values, dtype: want.dtype });
+    }
   });
 });
