@@ -2,6 +2,7 @@
 
   xarray_peer.py write DIR   writes the datasets below into DIR (one .zarr each)
   xarray_peer.py dump PATH   prints xarray.open_zarr(PATH).load() as JSON
+  xarray_peer.py calendars   prints cftime.num2date of many day counts in every calendar
 """
 import datetime
 import json
@@ -101,5 +102,23 @@ def dump(path):
     print(json.dumps(out, default=str))
 
 
+
+
+def calendars(_):
+    """cftime.num2date of a spread of day counts in every calendar, as date parts."""
+    values = [-800000, -700000.25, -400000, -146097, -1, 0, 0.5, 1, 59, 60, 365, 366, 1461, 36524, 146097, 1000000.75, 2900000]
+    refs = ["0001-01-01", "1582-10-04", "1582-10-15", "1900-02-28 12:00:00", "2000-03-01"]
+    out = []
+    for calendar in ["standard", "gregorian", "proleptic_gregorian", "julian", "noleap", "365_day", "all_leap", "366_day", "360_day"]:
+        for ref in refs:
+            units = f"days since {ref}"
+            dates = cftime.num2date(values, units, calendar=calendar, only_use_cftime_datetimes=True)
+            out.append({"calendar": calendar, "units": units, "values": values, "dates": [value(d) for d in dates]})
+            hours = [v * 24 for v in values]
+            dates = cftime.num2date(hours, f"hours since {ref}", calendar=calendar, only_use_cftime_datetimes=True)
+            out.append({"calendar": calendar, "units": f"hours since {ref}", "values": hours, "dates": [value(d) for d in dates]})
+    print(json.dumps(out))
+
+
 if __name__ == "__main__":
-    {"write": write, "dump": dump}[sys.argv[1]](sys.argv[2])
+    {"write": write, "dump": dump, "calendars": calendars}[sys.argv[1]](sys.argv[2] if len(sys.argv) > 2 else None)
