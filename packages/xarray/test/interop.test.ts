@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { registry } from "@zarr/all";
 import { MemoryStore } from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
 import { convert } from "@zarr/v2-compat";
-import { registry } from "@zarr/all";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDecoded, openDataset } from "../src/index.js";
 import { asDumped, dumpedDtype, requireXarray, type XarrayDump, xarrayPeer } from "./helpers.js";
