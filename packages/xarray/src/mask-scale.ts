@@ -57,7 +57,11 @@ function fillValues(attrs: PackingAttributes): number[] {
   return out;
 }
 
-/** `_choose_float_dtype` of xarray 2023.01. */
+/**
+ * The float size (4 or 8 bytes) xarray 2023.01 unpacks values of `type` to
+ * (`_choose_float_dtype`): float32 for float16/float32 and for integers of up to 2 bytes
+ * without an offset, float64 otherwise.
+ */
 export function chooseFloatSize(type: NumericType, hasOffset: boolean): 4 | 8 {
   if (type.kind === "float" && type.size <= 4) return 4;
   if (type.kind !== "float" && type.size <= 2 && !hasOffset) return 4;
