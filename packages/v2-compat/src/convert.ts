@@ -23,7 +23,24 @@
  * (metadata only: the codec reads strings as they are); others keep the @zarr `object`
  * data type, which other v3 readers do not know.
  */
-
+import {
+  type ArrayMetadata,
+  type ChunkKeyEncoding,
+  cStrides,
+  type ExtensionObject,
+  type GroupMetadata,
+  isJsonObject,
+  isListable,
+  type JsonValue,
+  isWritable,
+  mapConcurrent,
+  type NodeMetadata,
+  type Store,
+  shapeSize,
+  throwIfAborted,
+  asZarrError,
+  ZarrError,
+} from "@zarr/spec";
 import {
   consolidateMetadata,
   DEFAULT_CONCURRENCY,
@@ -43,27 +60,9 @@ import {
   type ZarrGroup,
   type ZarrNode,
 } from "@zarr/core";
-import { encodeBase64 } from "@zarr/core/extensions";
-import {
-  type ArrayMetadata,
-  asZarrError,
-  type ChunkKeyEncoding,
-  cStrides,
-  type ExtensionObject,
-  type GroupMetadata,
-  isJsonObject,
-  isListable,
-  isWritable,
-  type JsonValue,
-  mapConcurrent,
-  type NodeMetadata,
-  type Store,
-  shapeSize,
-  throwIfAborted,
-  ZarrError,
-} from "@zarr/spec";
 import { draftDocumentKey, layoutOf } from "./draft-format.js";
 import { ZARRAY, ZATTRS, ZGROUP, ZMETADATA } from "./metadata.js";
+import { encodeBase64 } from "@zarr/core/extensions";
 import { deleteKey, join, prefixOf, readJson } from "./store-io.js";
 
 /** Options of {@link convert}. */
