@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { get, MemoryStore, open, openArray, openGroup, set, toCanonicalJson, walk } from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ConvertProgress, convert, createArrayV2, createGroupV2, v3MetadataOf } from "../src/index.js";
+import { convert, createArrayV2, createGroupV2, type ConvertProgress, v3MetadataOf } from "../src/index.js";
 import { fixture, fullRegistry } from "./helpers.js";
 import { zarritaCanRead, zarritaRead } from "./zarrita.js";
 
