@@ -52,13 +52,22 @@ export interface OpenDatasetOptions {
    * default, which @zarr/core alone cannot read).
    */
   registry?: Registry;
+  /**
+   * Mask the arrays' own `fill_value` rather than a `_FillValue` attribute: xarray's
+   * `use_zarr_fill_value_as_mask`. Default: true for Zarr v2, false for v3, as xarray.
+   */
+  useZarrFillValueAsMask?: boolean;
   signal?: AbortSignal;
 }
 
 /** Attributes xarray moves from a variable's `attrs` to its `encoding` when decoding. */
 const ENCODING_ATTRIBUTES = ["scale_factor", "add_offset", "_FillValue", "missing_value", "_Unsigned", "dtype", "coordinates"];
 
-function splitAttributes(array: ZarrArray, rawFill: JsonValue | undefined): { attributes: JsonObject; encoding: JsonObject } {
+function splitAttributes(
+  array: ZarrArray,
+  rawFill: JsonValue | undefined,
+  useFillValue: boolean | undefined,
+): { attributes: JsonObject; encoding: JsonObject } {
   const attributes: JsonObject = { ...array.attributes };
   const encoding: JsonObject = {};
   delete attributes._ARRAY_DIMENSIONS;
@@ -68,10 +77,11 @@ function splitAttributes(array: ZarrArray, rawFill: JsonValue | undefined): { at
       delete attributes[name];
     }
   }
-  if (array.zarrFormat === 2) {
-    // xarray 2023.01 masks the array's fill_value and ignores a _FillValue attribute.
+  if (useFillValue ?? array.zarrFormat === 2) {
+    // xarray masks a v2 array's fill_value and ignores a _FillValue attribute (null: no fill value).
     delete encoding._FillValue;
-    if (rawFill !== undefined && rawFill !== null) encoding._FillValue = fillAsJson(array.fillValue);
+    const none = array.zarrFormat === 2 && (rawFill === undefined || rawFill === null);
+    if (!none) encoding._FillValue = fillAsJson(array.fillValue);
   } else if (encoding._FillValue !== undefined) {
     encoding._FillValue = parseFillValueAttribute(encoding._FillValue, array.dataType.kind === "float");
   }
@@ -153,7 +163,7 @@ export async function openDataset(location: Store | ZarrGroup, path = "", option
       }
       dims[dim] = size;
     });
-    const { attributes, encoding } = splitAttributes(array, rawFills.get(array.path));
+    const { attributes, encoding } = splitAttributes(array, rawFills.get(array.path), options.useZarrFillValueAsMask);
     variables[array.name] = { name: array.name, array, dims: names, shape: array.shape, attributes, encoding };
     if (names.length === 1 && names[0] === array.name) coordNames.add(array.name);
   }

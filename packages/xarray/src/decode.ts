@@ -3,7 +3,7 @@
  * times as dates, strings and bytes as strings.
  */
 import { get, type Selection } from "@zarr/core";
-import type { DataType, JsonValue } from "@zarr/spec";
+import { type DataType, type JsonValue, ZarrError } from "@zarr/spec";
 import type { CFCalendar } from "./calendars.js";
 import { normalizeCalendar } from "./calendars.js";
 import type { Variable } from "./dataset.js";
@@ -80,12 +80,26 @@ export async function getDecoded(variable: Variable, selection: Selection | null
   }
   const type = numericType(dataType);
   if (type === undefined) return { kind: "other", dtype: dataType.name, data: raw.data, shape };
-  let numbers: { data: ArrayLike<number | bigint>; type: NumericType } = { data: raw.data as ArrayLike<number | bigint>, type };
-  if (options.maskAndScale !== false) numbers = unpackNumbers(numbers.data, type, encoding);
-  if (options.decodeTimes !== false && isTimeUnits(encoding.units)) {
-    const calendar = typeof encoding.calendar === "string" ? encoding.calendar : undefined;
-    const times = decodeTimes(numbers.data, encoding.units, calendar);
-    return { ...times, calendar: normalizeCalendar(calendar), shape } as DecodedArray;
+  return naming(array.path, () => {
+    let numbers: { data: ArrayLike<number | bigint>; type: NumericType } = { data: raw.data as ArrayLike<number | bigint>, type };
+    if (options.maskAndScale !== false) numbers = unpackNumbers(numbers.data, type, encoding);
+    if (options.decodeTimes !== false && isTimeUnits(encoding.units)) {
+      const calendar = typeof encoding.calendar === "string" ? encoding.calendar : undefined;
+      const times = decodeTimes(numbers.data, encoding.units, calendar);
+      return { ...times, calendar: normalizeCalendar(calendar), shape } as DecodedArray;
+    }
+    return { kind: "number", dtype: dtypeName(numbers.type), data: numbers.data, shape };
+  });
+}
+
+/** Runs `decode`, adding the variable to the message of a `ZarrError` it throws. */
+function naming<T>(path: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof ZarrError && error.key === undefined) {
+      throw new ZarrError(error.code, `Cannot decode "${path}": ${error.message}`, { key: path, cause: error });
+    }
+    throw error;
   }
-  return { kind: "number", dtype: dtypeName(numbers.type), data: numbers.data, shape };
 }

@@ -13,7 +13,7 @@
  * NumPy computes in the array's precision (scalars are rounded to it first), which
  * `Math.fround` reproduces for float32.
  */
-import type { JsonValue } from "@zarr/spec";
+import { type JsonValue, ZarrError } from "@zarr/spec";
 
 /** What a numeric variable's values are at a step of decoding. */
 export interface NumericType {
@@ -43,6 +43,12 @@ const toNumber = (v: JsonValue | undefined): number | undefined => {
   if (Array.isArray(v) && v.length === 1) return toNumber(v[0]);
   return undefined;
 };
+
+function attributeNumber(value: JsonValue | undefined, name: string): number {
+  const n = toNumber(value);
+  if (n === undefined) throw new ZarrError("METADATA_INVALID", `The ${name} attribute must be a number, got ${JSON.stringify(value)}`);
+  return n;
+}
 
 /** The fill values of `_FillValue` and `missing_value` (either may be a list), as numbers. */
 function fillValues(attrs: PackingAttributes): number[] {
@@ -130,15 +136,15 @@ export function unpackNumbers(input: ArrayLike<number | bigint>, inputType: Nume
   if (hasScale || hasOffset) {
     const size = chooseFloatSize(type, hasOffset);
     const round = size === 4 ? Math.fround : (x: number) => x;
-    const scale = hasScale ? toNumber(attrs.scale_factor) : undefined;
-    const offset = hasOffset ? toNumber(attrs.add_offset) : undefined;
+    const scale = hasScale ? attributeNumber(attrs.scale_factor, "scale_factor") : undefined;
+    const offset = hasOffset ? attributeNumber(attrs.add_offset, "add_offset") : undefined;
     const out = size === 4 ? new Float32Array(data.length) : new Float64Array(data.length);
     for (let i = 0; i < data.length; i++) out[i] = Number(data[i]);
-    if (scale !== undefined && scale !== null) {
+    if (scale !== undefined) {
       const s = round(scale);
       for (let i = 0; i < out.length; i++) out[i] = out[i] * s;
     }
-    if (offset !== undefined && offset !== null) {
+    if (offset !== undefined) {
       const o = round(offset);
       for (let i = 0; i < out.length; i++) out[i] = out[i] + o;
     }

@@ -71,3 +71,46 @@ describe("openDataset", () => {
     await expect(openDataset(store, "", { registry: createRegistry([v2Format]) })).rejects.toThrow(expect.objectContaining({ code: "CODEC_UNKNOWN" }));
   });
 });
+
+describe("fill values and bad attributes", () => {
+  it("useZarrFillValueAsMask: v3 arrays mask their fill_value only when asked (xarray's default is the attribute)", async () => {
+    const store = new MemoryStore();
+    await createGroup(store, "");
+    const a = await createArray(store, "a", { shape: [3], dataType: "int16", fillValue: 0, dimensionNames: ["x"] });
+    await set(a, null, new Int16Array([0, 1, 2]));
+    const plain = await openDataset(store);
+    expect(plain.variables.a.encoding).toEqual({});
+    expect(Array.from((await getDecoded(plain.variables.a)).data as Int16Array)).toEqual([0, 1, 2]);
+    const masked = await openDataset(store, "", { useZarrFillValueAsMask: true });
+    expect(masked.variables.a.encoding).toEqual({ _FillValue: 0 });
+    expect(Array.from((await getDecoded(masked.variables.a)).data as Float32Array)).toEqual([Number.NaN, 1, 2]);
+  });
+
+  it("Zarr v2: fill_value null masks nothing; a _FillValue attribute is ignored unless useZarrFillValueAsMask is false", async () => {
+    const store = new MemoryStore();
+    await writeDataset(store, "", { variables: { v: { dims: ["x"], data: [0, 5], encoding: { dtype: "int16" } } } }, { zarrFormat: 2 });
+    const { updateAttributes, openArray } = await import("@zarr/core");
+    await updateAttributes(await openArray(store, "v", { registry }), { _FillValue: 5 });
+    const ds = await openDataset(store);
+    expect(ds.variables.v.encoding).toEqual({});
+    expect(Array.from((await getDecoded(ds.variables.v)).data as Int16Array)).toEqual([0, 5]);
+    const byAttribute = await openDataset(store, "", { useZarrFillValueAsMask: false });
+    expect(Array.from((await getDecoded(byAttribute.variables.v)).data as Float32Array)).toEqual([0, Number.NaN]);
+  });
+
+  it("a scale_factor that is not a number fails naming the variable; so does an unknown calendar", async () => {
+    const store = new MemoryStore();
+    await writeDataset(store, "", {
+      variables: {
+        v: { dims: ["x"], data: [1], attributes: { scale_factor: "ten" } },
+        t: { dims: ["x"], data: [1], attributes: { units: "days since 2000-01-01", calendar: "martian" } },
+      },
+    });
+    const ds = await openDataset(store);
+    await expect(getDecoded(ds.variables.v)).rejects.toThrow(
+      expect.objectContaining({ code: "METADATA_INVALID", message: 'Cannot decode "v": The scale_factor attribute must be a number, got "ten"' }),
+    );
+    await expect(getDecoded(ds.variables.t)).rejects.toThrow(expect.objectContaining({ code: "UNSUPPORTED", message: expect.stringMatching(/^Cannot decode "t": Unknown CF calendar "martian"/) }));
+    expect((await getDecoded(ds.variables.t, null, { decodeTimes: false })).kind).toBe("number");
+  });
+});
