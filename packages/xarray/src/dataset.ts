@@ -23,8 +23,8 @@ export interface Variable {
   readonly attributes: JsonObject;
   /**
    * What xarray keeps in `.encoding`: `scale_factor`, `add_offset`, `_FillValue`,
-   * `missing_value`, `_Unsigned`, `dtype`, `coordinates`, and `units`/`calendar` of
-   * time variables. `_FillValue` is the value xarray masks (see the package README).
+   * `missing_value`, `_Unsigned`, `dtype: "bool"`, `coordinates`, and `units`/`calendar`
+   * of time variables. `_FillValue` is the value xarray masks (see the package README).
    */
   readonly encoding: JsonObject;
 }
@@ -61,7 +61,7 @@ export interface OpenDatasetOptions {
 }
 
 /** Attributes xarray moves from a variable's `attrs` to its `encoding` when decoding. */
-const ENCODING_ATTRIBUTES = ["scale_factor", "add_offset", "_FillValue", "missing_value", "_Unsigned", "dtype", "coordinates"];
+const ENCODING_ATTRIBUTES = ["scale_factor", "add_offset", "_FillValue", "missing_value", "_Unsigned", "coordinates"];
 
 function splitAttributes(
   array: ZarrArray,
@@ -84,6 +84,11 @@ function splitAttributes(
     if (!none) encoding._FillValue = fillAsJson(array.fillValue);
   } else if (encoding._FillValue !== undefined) {
     encoding._FillValue = parseFillValueAttribute(encoding._FillValue, array.dataType.kind === "float");
+  }
+  // xarray takes `dtype` only when it marks booleans stored as integers.
+  if (attributes.dtype === "bool") {
+    encoding.dtype = "bool";
+    delete attributes.dtype;
   }
   if (isTimeUnits(attributes.units)) {
     encoding.units = attributes.units;

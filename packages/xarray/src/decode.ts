@@ -22,6 +22,8 @@ export type DecodedArray =
   | { kind: "datetime"; calendar: CFCalendar; data: (Date | null)[]; shape: number[] }
   | { kind: "cftime"; calendar: CFCalendar; data: (CFDateTime | null)[]; shape: number[] }
   | { kind: "string"; data: (string | null)[]; shape: number[] }
+  /** Booleans xarray stored as integers with `dtype: "bool"`. */
+  | { kind: "bool"; data: boolean[]; shape: number[] }
   | { kind: "other"; dtype: string; data: ArrayLike<unknown>; shape: number[] };
 
 /** Options of {@link getDecoded}. */
@@ -58,8 +60,8 @@ function decodeStrings(dataType: DataType, data: unknown, length: number, fill: 
  * Reads `selection` of a variable (everything by default) and decodes it as xarray does:
  * `_Unsigned`, `_FillValue`/`missing_value` → NaN and `scale_factor`/`add_offset` with
  * xarray's choice of float32 or float64 (see the package README), CF times to `Date`s or,
- * for calendars a `Date` cannot name, to date parts, and strings or bytes (`S`, `U`,
- * variable-length) to strings.
+ * for calendars a `Date` cannot name, to date parts, strings or bytes (`S`, `U`,
+ * variable-length) to strings, and integers marked `dtype: "bool"` to booleans.
  *
  * @example
  * ```ts
@@ -88,6 +90,7 @@ export async function getDecoded(variable: Variable, selection: Selection | null
       const times = decodeTimes(numbers.data, encoding.units, calendar);
       return { ...times, calendar: normalizeCalendar(calendar), shape } as DecodedArray;
     }
+    if (encoding.dtype === "bool") return { kind: "bool", data: Array.from(numbers.data, (v) => Number(v) !== 0), shape };
     return { kind: "number", dtype: dtypeName(numbers.type), data: numbers.data, shape };
   });
 }

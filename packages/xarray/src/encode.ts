@@ -1,6 +1,6 @@
 /**
  * Encoding is decoding in reverse, as xarray's `to_zarr` does it: dates become numbers of
- * the variable's time units, floats are packed (`(x - add_offset) / scale_factor`, rounded
+ * the variable's time units, booleans become int8 marked `dtype: "bool"`, floats are packed (`(x - add_offset) / scale_factor`, rounded
  * half to even into the integer type), missing values (NaN, `null`) become `_FillValue`,
  * and the CF attributes are written beside the user's. Zarr v2 keeps `_FillValue` in the
  * array's `fill_value` (where xarray reads it for v2); Zarr v3 gets a `_FillValue`
@@ -40,8 +40,8 @@ export interface VariableEncoding {
 /** A variable to encode: values in C order, dimension names, attributes and encoding. */
 export interface VariableSpec {
   dims: readonly string[];
-  /** Numbers (NaN: missing), dates (`Date`s or date parts; `null`: missing) or strings. */
-  data: ArrayLike<number> | readonly (Date | DateInput | null)[] | readonly string[];
+  /** Numbers (NaN: missing), dates (`Date`s or date parts; `null`: missing), strings or booleans. */
+  data: ArrayLike<number> | readonly (Date | DateInput | null)[] | readonly string[] | readonly boolean[];
   /** Default: one dimension of `data.length`. */
   shape?: readonly number[];
   attributes?: JsonObject;
@@ -107,6 +107,11 @@ export function encodeVariable(spec: VariableSpec): EncodedVariable {
 
   if (typeof first === "string") {
     return { dataType: "string", data: Array.from(spec.data as readonly string[]), shape, attributes, fillValue: undefined };
+  }
+  if (typeof first === "boolean") {
+    // As xarray does: int8 marked `dtype: "bool"`, so readers without the convention still see 0/1.
+    attributes.dtype = "bool";
+    return { dataType: "int8", data: Int8Array.from(spec.data as readonly boolean[], Number), shape, attributes, fillValue: undefined };
   }
 
   let numbers: Float64Array | Float32Array;

@@ -50,6 +50,7 @@ export function asDumped(decoded: DecodedArray): unknown[] {
         return parts;
       });
     case "string":
+    case "bool":
       return decoded.data;
     default:
       return Array.from(decoded.data as ArrayLike<unknown>);
@@ -59,6 +60,7 @@ export function asDumped(decoded: DecodedArray): unknown[] {
 /** NumPy's dtype name for what we decoded (`datetime64[ns]` for Dates, `object` for cftime dates and vlen strings). */
 export function dumpedDtype(decoded: DecodedArray, xarrayDtype: string): string {
   if (decoded.kind === "number") return decoded.dtype;
+  if (decoded.kind === "bool") return "bool";
   if (decoded.kind === "datetime") return "datetime64[ns]";
   if (decoded.kind === "cftime") return "object";
   if (decoded.kind === "string") return /^[<>|]?[SU]\d+$/.test(xarrayDtype) || xarrayDtype === "object" ? xarrayDtype : "string";

@@ -23,6 +23,7 @@ const spec: DatasetSpec = {
       encoding: { units: "hours since 2000-01-01", calendar: "proleptic_gregorian" },
     },
     station: { dims: ["station"], data: ["Brest", "Zürich"] },
+    coastal: { dims: ["station"], data: [true, false] },
     t: {
       dims: ["time", "station"],
       shape: [3, 2],
@@ -67,6 +68,7 @@ describe("what writeDataset writes, xarray reads with the same values", () => {
     });
     expect(seen.variables.time.values).toEqual(["2000-01-01T00:00:00.000000", "2000-01-01T06:00:00.000000", "2000-03-01T12:30:00.000000"]);
     expect(seen.variables.station.values).toEqual(["Brest", "Zürich"]);
+    expect(seen.variables.coastal).toMatchObject({ dtype: "bool", values: [true, false] });
     const parts = (y: number, m: number, d: number, hour = 0) => ({ year: y, month: m, day: d, hour, minute: 0, second: 0, microsecond: 0 });
     expect(seen.variables.model_day.values).toEqual([parts(2000, 2, 30), parts(2001, 12, 30, 18), parts(1999, 1, 1)]);
     expect(seen.variables.old.values).toEqual([parts(1582, 10, 4), parts(1582, 10, 15), parts(1000, 2, 29)]);

@@ -51,7 +51,7 @@ def write(out):
 
     # 3. String coordinates: fixed-width unicode (<U), bytes (|S) and variable-length (vlen-utf8).
     ds = xr.Dataset(
-        {"pop": (("city",), np.array([2.1, 8.9, 0.7]))},
+        {"pop": (("city",), np.array([2.1, 8.9, 0.7])), "capital": (("city",), np.array([True, False, False]))},
         coords={
             "city": np.array(["Paris", "Zürich", "Ōsaka"]),
             "code": ("city", np.array([b"PAR", b"ZRH", b"KIX"])),
@@ -82,6 +82,8 @@ def value(v):
         return v.decode("utf-8")
     if isinstance(v, (float, np.floating)):
         return None if math.isnan(v) else float(v)
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
     if isinstance(v, (np.integer,)):
         return int(v)
     if isinstance(v, np.str_):
