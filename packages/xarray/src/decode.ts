@@ -22,7 +22,7 @@ export type DecodedArray =
   | { kind: "datetime"; calendar: CFCalendar; data: (Date | null)[]; shape: number[] }
   | { kind: "cftime"; calendar: CFCalendar; data: (CFDateTime | null)[]; shape: number[] }
   | { kind: "string"; data: (string | null)[]; shape: number[] }
-  /** Booleans xarray stored as integers with `dtype: "bool"`. */
+  /** Zarr `bool` arrays, and booleans xarray stored as integers with `dtype: "bool"`. */
   | { kind: "bool"; data: boolean[]; shape: number[] }
   | { kind: "other"; dtype: string; data: ArrayLike<unknown>; shape: number[] };
 
@@ -80,6 +80,7 @@ export async function getDecoded(variable: Variable, selection: Selection | null
     const fill = options.maskAndScale === false ? undefined : encoding._FillValue;
     return { kind: "string", data: decodeStrings(dataType, raw.data, length, fill), shape };
   }
+  if (dataType.kind === "bool") return { kind: "bool", data: Array.from(raw.data as Uint8Array, (v) => v !== 0), shape };
   const type = numericType(dataType);
   if (type === undefined) return { kind: "other", dtype: dataType.name, data: raw.data, shape };
   return naming(array.path, () => {

@@ -49,6 +49,14 @@ describe("openDataset", () => {
     expect(days).toMatchObject({ kind: "number", dtype: "int64" });
   });
 
+  it("a Zarr bool array decodes to booleans", async () => {
+    const store = new MemoryStore();
+    await createGroup(store, "");
+    const flags = await createArray(store, "flags", { shape: [3], dataType: "bool", dimensionNames: ["x"] });
+    await set(flags, null, new Uint8Array([1, 0, 1]));
+    expect(await getDecoded((await openDataset(store)).variables.flags)).toEqual({ kind: "bool", data: [true, false, true], shape: [3] });
+  });
+
   it("refuses an array without dimension names, and dimensions whose sizes disagree", async () => {
     const store = new MemoryStore();
     await createGroup(store, "");
