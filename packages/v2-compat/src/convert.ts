@@ -13,6 +13,12 @@
  * - with `variableLengthStrings`, fixed-length Unicode (`<U<n>`) becomes `string` +
  *   `vlen-utf8` (for readers without `fixed_length_utf32`, such as zarrita.js 0.7).
  *
+ * Arrays written by xarray (they carry `_ARRAY_DIMENSIONS`) whose `fill_value` is not null
+ * also get a `_FillValue` attribute, unless they have one: xarray takes a v2 array's
+ * `fill_value` as its `_FillValue`, but for v3 it ignores `fill_value` and reads the
+ * attribute, so without it converted packed data would no longer be masked. It is written as
+ * xarray writes it for v3: floats as base64 of a little-endian float64, other types plainly.
+ *
  * Object arrays (`|O` with json2/msgpack2) holding only strings become `string` arrays
  * (metadata only: the codec reads strings as they are); others keep the @zarr `object`
  * data type, which other v3 readers do not know.
@@ -23,7 +29,9 @@ import {
   cStrides,
   type ExtensionObject,
   type GroupMetadata,
+  isJsonObject,
   isListable,
+  type JsonValue,
   isWritable,
   mapConcurrent,
   type NodeMetadata,
@@ -54,7 +62,8 @@ import {
 } from "@zarr/core";
 import { draftDocumentKey, layoutOf } from "./draft-format.js";
 import { ZARRAY, ZATTRS, ZGROUP, ZMETADATA } from "./metadata.js";
-import { deleteKey, join, prefixOf } from "./store-io.js";
+import { encodeBase64 } from "@zarr/core/extensions";
+import { deleteKey, join, prefixOf, readJson } from "./store-io.js";
 
 /** Options of {@link convert}. */
 export interface ConvertOptions {
@@ -170,9 +179,40 @@ async function holdsOnlyStrings(array: ZarrArray, chunks: { coords: number[]; ke
   return only;
 }
 
+/**
+ * The `_FillValue` attribute xarray would read from the converted array, for a v2 array
+ * written by xarray whose `fill_value` is not null and which has no such attribute yet (see
+ * the module docs); undefined otherwise.
+ */
+export async function xarrayFillValueAttribute(array: ZarrArray, signal?: AbortSignal): Promise<JsonValue | undefined> {
+  if (array.zarrFormat !== 2 || !Array.isArray(array.attributes._ARRAY_DIMENSIONS) || "_FillValue" in array.attributes) return undefined;
+  // The v3 model turns a null fill_value into the type's zero: only the .zarray tells them apart.
+  const zarray = await readJson(array.store, join(array.path, ZARRAY), signal);
+  if (!isJsonObject(zarray) || zarray.fill_value === null || zarray.fill_value === undefined) return undefined;
+  const fill = array.fillValue;
+  switch (array.dataType.kind) {
+    case "float": {
+      const bytes = new Uint8Array(8);
+      new DataView(bytes.buffer).setFloat64(0, Number(fill), true);
+      return encodeBase64(bytes);
+    }
+    case "int":
+    case "uint":
+      return typeof fill === "bigint" && !Number.isSafeInteger(Number(fill)) ? String(fill) : Number(fill);
+    case "bool":
+      return Boolean(fill);
+    case "string":
+      return String(fill);
+    default:
+      return undefined;
+  }
+}
+
 /** The v3 metadata for a v2/draft array, with the data type changes described in the module docs. */
 async function planArray(array: ZarrArray, targetPath: string, sameLocation: boolean, options: ConvertOptions): Promise<ArrayPlan> {
   let metadata: ArrayMetadata = { ...array.metadata };
+  const fillAttribute = await xarrayFillValueAttribute(array, options.signal);
+  if (fillAttribute !== undefined) metadata = { ...metadata, attributes: { ...metadata.attributes, _FillValue: fillAttribute } };
   const chunks = await storedChunks(array, options.signal);
   const draft = array.format?.name === "zarr-v3-draft";
   let mode: ConvertedArray["chunks"] = draft ? (sameLocation ? "moved" : "copied") : sameLocation ? "kept" : "copied";
@@ -221,8 +261,8 @@ function requireWritable(store: Store): void {
  * Converts a Zarr v2 node (or a node of an early-draft v3 hierarchy), with everything
  * below it when it is a group, to Zarr v3: into `options.target` (at `options.path`), or
  * in place with `inPlace: true`. See the module description for what is copied, moved and
- * rewritten. Attributes pass through untouched; `_ARRAY_DIMENSIONS` also becomes
- * `dimension_names`. Honours `signal` and reports progress per chunk.
+ * rewritten. Attributes pass through (xarray-written arrays gain a `_FillValue` attribute,
+ * see the module docs); `_ARRAY_DIMENSIONS` also becomes `dimension_names`. Honours `signal` and reports progress per chunk.
  *
  * @example
  * ```ts
