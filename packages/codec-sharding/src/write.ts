@@ -240,9 +240,11 @@ async function rewriteShard(
   const { bytes, index: written } = await assemble(format, pieces, ctx);
   if (written.filled === 0) return null;
   // The next partial read of this shard needs no index request (sources without range
-  // reads never use the cache).
-  if (source.rangesAreCheap) {
-    state.cache.set(ctx.key, { format, index: written, end: { verifiedEnd: Number.MAX_SAFE_INTEGER } }, cachedBytes(written));
+  // reads never use the cache). Not with versioned reads: the new shard's version is
+  // known only once stored, and an index without one would let reads mix versions.
+  if (source.rangesAreCheap && source.getVersioned === undefined) {
+    const entry = { format, index: written, end: { verifiedEnd: Number.MAX_SAFE_INTEGER }, version: undefined };
+    state.cache.set(ctx.key, entry, cachedBytes(written));
   }
   return bytes;
 }
