@@ -143,6 +143,21 @@ export function supportsRanges(store: Store): store is Store & Required<Pick<Rea
   return typeof store.getRange === "function";
 }
 
+/**
+ * The default cap on the size of a metadata document (`zarr.json`, `.zarray`, `.zgroup`,
+ * `.zattrs`, `.zmetadata`) that remote stores accept: 64 MiB. A server sending more (an
+ * endless body) is cut off with `STORE_TOO_LARGE`; the stores' `maxMetadataBytes` option
+ * changes it.
+ */
+export const DEFAULT_MAX_METADATA_BYTES = 64 * 1024 * 1024;
+
+const METADATA_NAMES = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
+
+/** True when `key` names a metadata document (its last segment is `zarr.json`, `.zarray`, `.zgroup`, `.zattrs` or `.zmetadata`). */
+export function isMetadataKey(key: string): boolean {
+  return METADATA_NAMES.has(key.slice(key.lastIndexOf("/") + 1));
+}
+
 /** True when the store can read a value together with its version (`getVersioned`). */
 export function supportsVersions(store: Store): store is Store & Required<Pick<ReadableStore, "getVersioned">> {
   return typeof store.getVersioned === "function";

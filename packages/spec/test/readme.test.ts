@@ -15,4 +15,5 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("undefined B 60 1");
   expect(out).toContain("11e60398");
   expect(out).toContain("true STORE_CHANGED");
+  expect(out).toContain("true false 67108864");
 });
