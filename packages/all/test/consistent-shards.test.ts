@@ -153,3 +153,110 @@ describe("file store", () => {
     }
   });
 });
+
+/**
+ * A real HTTP server for one array whose shard the test replaces between requests. It
+ * sends a strong ETag per version, answers ranges with 206 and `If-Match` mismatches with
+ * 412 (unless `honourIfMatch` is off: then only the ETag in the answer tells).
+ */
+async function shardServer() {
+  const state = {
+    shard: shardA,
+    etag: '"A"',
+    honourIfMatch: true,
+    requests: [] as { range?: string; ifMatch?: string; status: number }[],
+    /** Runs before each shard request is answered. */
+    before: undefined as ((n: number) => void) | undefined,
+  };
+  const server = http.createServer((req, res) => {
+    const url = (req.url ?? "").slice(1);
+    if (url === "a/zarr.json") {
+      res.writeHead(200, { "content-length": metadata.length }).end(metadata);
+      return;
+    }
+    if (url !== SHARD) {
+      res.writeHead(404).end();
+      return;
+    }
+    state.before?.(state.requests.length);
+    const record = { range: req.headers.range, ifMatch: req.headers["if-match"], status: 200 };
+    state.requests.push(record);
+    if (record.ifMatch !== undefined && state.honourIfMatch && record.ifMatch !== state.etag) {
+      record.status = 412;
+      res.writeHead(412, { etag: state.etag }).end();
+      return;
+    }
+    const size = state.shard.length;
+    const m = /^bytes=(\d*)-(\d*)$/.exec(record.range ?? "");
+    if (m === null) {
+      res.writeHead(200, { etag: state.etag, "content-length": size }).end(state.shard);
+      return;
+    }
+    const start = m[1] === "" ? size - Number(m[2]) : Number(m[1]);
+    const end = m[1] === "" || m[2] === "" ? size - 1 : Math.min(size - 1, Number(m[2]));
+    record.status = 206;
+    res
+      .writeHead(206, { etag: state.etag, "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${size}` })
+      .end(state.shard.subarray(start, end + 1));
+  });
+  server.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const replace = () => {
+    state.shard = state.shard === shardA ? shardB : shardA;
+    state.etag = state.shard === shardA ? '"A"' : '"B"';
+  };
+  return { state, url, replace, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe("HTTP store", () => {
+  for (const honourIfMatch of [true, false]) {
+    it(`a shard replaced between the index read and the inner chunk read gives the new data (If-Match ${honourIfMatch ? "honoured: 412" : "ignored: ETag compared"})`, async () => {
+      const s = await shardServer();
+      try {
+        s.state.honourIfMatch = honourIfMatch;
+        s.state.before = (n) => {
+          if (n === 1) s.replace(); // after the index read, before the inner chunk read
+        };
+        const arr = await openArray(new HttpStore(s.url, { retries: 0 }), "a", { registry });
+        const got = (await get(arr, [slice(40, 48)])).data as Int32Array;
+        expect(versionOf(got, 40)).toBe("B");
+        const answered = honourIfMatch ? 412 : 206;
+        expect(s.state.requests.map((r) => `${r.ifMatch ?? "-"} ${r.status}`)).toEqual(['- 206', `"A" ${answered}`, "- 206", '"B" 206']);
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
+  it("a cached index whose shard changed is dropped: the next read gets the new data", async () => {
+    const s = await shardServer();
+    try {
+      const arr = await openArray(new HttpStore(s.url, { retries: 0 }), "a", { registry });
+      expect(versionOf((await get(arr, [slice(16, 24)])).data as Int32Array, 16)).toBe("A");
+      s.replace();
+      expect(versionOf((await get(arr, [slice(40, 48)])).data as Int32Array, 40)).toBe("B");
+      expect(s.state.requests.map((r) => r.status)).toEqual([206, 206, 412, 206, 206]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a shard replaced before every read fails with STORE_CHANGED after bounded retries", async () => {
+    const s = await shardServer();
+    try {
+      s.state.before = (n) => {
+        if (n % 2 === 1) s.replace(); // between every index read and its inner chunk read
+      };
+      const arr = await openArray(new HttpStore(s.url, { retries: 0 }), "a", { registry });
+      const error = await get(arr, [slice(40, 48)]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((error as ZarrError).code).toBe("STORE_CHANGED");
+      expect(s.state.requests).toHaveLength(8); // 4 attempts of index + inner chunk
+    } finally {
+      await s.close();
+    }
+  });
+});

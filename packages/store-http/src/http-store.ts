@@ -14,7 +14,6 @@ import {
 } from "@zarr/spec";
 import { BodyLimitExceeded, countBody, readTail, readWindow } from "./bounded-body.js";
 import {
-  bytesFromFull,
   bytesFromPartial,
   bytesFromUnsatisfiable,
   parseContentRange,
