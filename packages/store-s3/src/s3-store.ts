@@ -423,7 +423,7 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
     signal: AbortSignal | undefined,
     ifMatch: string | undefined,
   ): Promise<RangedAnswer | undefined> {
-    const what = `Failed to read ${header ?? "the whole"} of key ${JSON.stringify(key)} from ${this.#where(key)}`;
+    const what = `Failed to read ${header === undefined ? "" : `${header} of `}key ${JSON.stringify(key)} from ${this.#where(key)}`;
     const limit = this.#limitFor(key);
     let body: StreamingBody | undefined;
     try {
