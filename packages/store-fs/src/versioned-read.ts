@@ -14,10 +14,13 @@ import fs from "node:fs";
 import { type ByteRange, resolveByteRange, storeChanged, throwIfAborted, type VersionedBytes } from "@zarr/spec";
 import { allocExact, closeQuietly, isNotAFile, open, READ_FLAGS, readFully } from "./fs-calls.js";
 
-function fstatExact(fd: number): Promise<fs.BigIntStats> {
-  return new Promise((resolve, reject) => {
-    fs.fstat(fd, { bigint: true }, (error, stats) => (error ? reject(error) : resolve(stats)));
-  });
+/**
+ * `fstat` of an open descriptor, with nanosecond times. Synchronous on purpose: the inode
+ * is in memory once the file is open, so the call never waits for the disk, and a round
+ * trip through libuv's thread pool would cost 10-15 µs per read instead of about 1.
+ */
+function fstatExact(fd: number): fs.BigIntStats {
+  return fs.fstatSync(fd, { bigint: true });
 }
 
 /** The version token of a file: `dev:ino:size:mtimeNs:ctimeNs`. */
@@ -48,7 +51,7 @@ export async function readFileVersioned(
     throw error;
   }
   try {
-    const before = await fstatExact(fd);
+    const before = fstatExact(fd);
     if (!before.isFile()) return undefined;
     const version = fileVersion(before);
     if (ifVersion !== undefined && ifVersion !== version) throw storeChanged(key, ifVersion, version);
@@ -57,7 +60,7 @@ export async function readFileVersioned(
     const [start, end] = range === undefined ? [0, size] : resolveByteRange(range, size);
     const buffer = allocExact(end - start);
     const got = end === start ? 0 : await readFully(fd, buffer, start);
-    const after = fileVersion(await fstatExact(fd));
+    const after = fileVersion(fstatExact(fd));
     if (after !== version || got !== buffer.length) throw storeChanged(key, version, after);
     return { bytes: buffer, version };
   } catch (error) {
