@@ -12,23 +12,17 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { BodyLimitExceeded, countBody, readTail, readWindow } from "./bounded-body.js";
-import {
-  bytesFromPartial,
-  bytesFromUnsatisfiable,
-  parseContentRange,
-  planRange,
-  rangeHeader,
-  unsatisfiedTotal,
-} from "./byte-ranges.js";
+import { BodyLimitExceeded, countBody } from "./bounded-body.js";
+import { bytesFromUnsatisfiable, parseContentRange, planRange, rangeHeader, unsatisfiedTotal } from "./byte-ranges.js";
 import { type HttpStoreOptions, type HttpStoreSettings, resolveSettings } from "./options.js";
+import { bytesOfPartialAnswer, bytesOfWholeAnswer } from "./range-answer.js";
 import { declaredLength, discardBody, hasContentCoding, readBody } from "./read-body.js";
-import { strongEtag } from "./versions.js";
 import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
 import { scatterBody, scatterWhole, sortedByOffset } from "./scatter-body.js";
 import { attemptSignal, sleep } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl, parseBaseUrl } from "./store-url.js";
 import { TransientError } from "./transient-error.js";
+import { strongEtag } from "./versions.js";
 
 /** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
 const UNHANDLED: unique symbol = Symbol("unhandled status");
@@ -153,48 +147,13 @@ export class HttpStore implements ReadableStore, WritableStore {
       if (ifVersion !== undefined && version !== undefined && version !== ifVersion) throw storeChanged(key, ifVersion, version);
       let bytes: Uint8Array;
       switch (response.status) {
-        case 206: {
+        case 206:
           if (request === undefined) return UNHANDLED;
-          const sent = parseContentRange(response.headers.get("content-range"));
-          const announced = declaredLength(response);
-          const expected = sent === undefined ? announced : sent.end - sent.start + 1;
-          if (announced !== undefined && announced !== expected) {
-            throw new TransientError(`Content-Length ${announced} does not match Content-Range "${response.headers.get("content-range")}"`);
-          }
-          const asked = request.kind === "bounded" ? request.end - request.start + 1 : 0;
-          if (request.kind === "bounded" && sent !== undefined && sent.start <= request.start && sent.end - sent.start + 1 > asked) {
-            // More than asked for (a server rounding ranges up): keep the range, stop once it has arrived.
-            const end = Math.min(request.end, sent.end);
-            if (end < request.end && sent.total !== undefined && sent.end !== sent.total - 1) {
-              throw new TransientError(`the server sent bytes ${sent.start}-${sent.end}/${sent.total} for ${spec.range}`);
-            }
-            bytes = await readWindow(response, sent.start, request.start, end + 1, limit);
-            if (bytes.length !== end - request.start + 1) {
-              throw new TransientError(`the body ended after ${bytes.length} bytes of the range (connection closed early)`);
-            }
-            break;
-          }
-          // A bounded range never takes more than was asked for, whatever the headers say:
-          // reading stops there, and the answer counts as corrupt (retried).
-          const cap = request.kind === "bounded" ? Math.min(limit, asked) : limit;
-          let body: Uint8Array;
-          try {
-            body = await readBody(response, expected, cap);
-          } catch (error) {
-            if (error instanceof BodyLimitExceeded && cap < limit) {
-              throw new TransientError(`the server sent more than the ${asked} bytes of ${spec.range}`);
-            }
-            throw error;
-          }
-          bytes = bytesFromPartial(request, sent, body);
+          bytes = await bytesOfPartialAnswer(response, request, limit);
           break;
-        }
         case 200:
         case 203:
-          if (request === undefined) bytes = await readBody(response, declaredLength(response), limit);
-          else if (request.kind === "bounded") bytes = await readWindow(response, 0, request.start, request.end + 1, limit);
-          else if (request.kind === "open") bytes = await readWindow(response, 0, request.start, Number.POSITIVE_INFINITY, limit);
-          else bytes = await readTail(response, request.length, limit);
+          bytes = request === undefined ? await readBody(response, declaredLength(response), limit) : await bytesOfWholeAnswer(response, request, limit);
           break;
         case 416:
           if (request === undefined) return UNHANDLED;
