@@ -49,21 +49,11 @@ export async function indexOfWholeShard(
   return index;
 }
 
-/** Reads the index with one range request; `undefined` when the shard is missing. */
-export async function fetchIndex(
-  state: ShardCodecState,
-  format: ShardFormat,
-  source: ByteSource,
-  ctx: CodecCallContext,
-): Promise<ShardIndex | undefined> {
-  return (await fetchVersionedIndex(state, format, source, ctx))?.index;
-}
-
 /**
  * Reads the index with one range request, and the version of the shard it belongs to
  * when the source can tell (`undefined` otherwise); `undefined` when the shard is missing.
  */
-async function fetchVersionedIndex(
+export async function fetchVersionedIndex(
   state: ShardCodecState,
   format: ShardFormat,
   source: ByteSource,
@@ -164,7 +154,7 @@ export async function decodeShardPartialInto(
 }
 
 /** `source` pinned to `version` when there is one (every inner chunk read checks it), else `source`. */
-function pinned(source: ByteSource, version: string | undefined): ByteSource {
+export function pinned(source: ByteSource, version: string | undefined): ByteSource {
   return version === undefined || source.getVersioned === undefined ? source : pinnedSource(source, version);
 }
 

@@ -176,6 +176,24 @@ describe("versioned partial reads of a shard", () => {
     expect(await elements(store, 4, 8)).toEqual([0, 0, 0, 0]);
   });
 
+  it("a partial write whose shard is replaced while it reads the kept inner chunks starts again from the new shard", async () => {
+    const store = storeWithA();
+    let swapped = false;
+    store.onRead = (kind) => {
+      if (kind === "data" && !swapped) {
+        swapped = true;
+        store.replace(SHARD, shardB);
+      }
+    };
+    const arr = await openArray(store, "a", { registry: registryWith() });
+    await set(arr, [slice(5, 6)], Int32Array.of(-1));
+    const expected = Array.from(B);
+    expected[5] = -1;
+    store.onRead = undefined;
+    expect(Array.from((await get(arr, null)).data as Int32Array)).toEqual(expected);
+    expect(store.seen.filter((s) => s.failed)).toHaveLength(1);
+  });
+
   it("reads with a version that does not change cost no extra requests", async () => {
     const store = storeWithA();
     const arr = await openArray(store, "a", { registry: registryWith() });
