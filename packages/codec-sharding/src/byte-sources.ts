@@ -1,6 +1,7 @@
 /**
  * `ByteSource`s derived from others: a window onto part of a source (an inner chunk of
- * a shard, for nested sharding), and one over bytes already in memory.
+ * a shard, for nested sharding), one over bytes already in memory, and one pinned to a
+ * version of its value.
  */
 import { type ByteRange, type ByteSource, resolveByteRange } from "@zarr/spec";
 
@@ -29,11 +30,33 @@ export const missingSource: ByteSource = {
  * (including suffix ranges) are relative to the window and clamped to it.
  */
 export function windowSource(source: ByteSource, offset: number, length: number): ByteSource {
+  const inWindow = (range: ByteRange | undefined): ByteRange => {
+    const [start, end] = range === undefined ? [0, length] : resolveByteRange(range, length);
+    return { offset: offset + start, length: end - start };
+  };
+  const window: ByteSource = {
+    rangesAreCheap: source.rangesAreCheap,
+    get: (range, signal) => source.get(inWindow(range), signal),
+  };
+  const getVersioned = source.getVersioned;
+  if (getVersioned !== undefined) {
+    window.getVersioned = (range, ifVersion, signal) => getVersioned.call(source, inWindow(range), ifVersion, signal);
+  }
+  return window;
+}
+
+/**
+ * `source` read only from version `version` of its value (a shard whose index was read
+ * from that version): every read, versioned or not, rejects with `STORE_CHANGED` once
+ * the value is another version. `source` must have `getVersioned`.
+ */
+export function pinnedSource(source: ByteSource, version: string): ByteSource {
+  const getVersioned = source.getVersioned as NonNullable<ByteSource["getVersioned"]>;
   return {
     rangesAreCheap: source.rangesAreCheap,
-    get(range?: ByteRange, signal?: AbortSignal): Promise<Uint8Array | undefined> {
-      const [start, end] = range === undefined ? [0, length] : resolveByteRange(range, length);
-      return source.get({ offset: offset + start, length: end - start }, signal);
+    async get(range, signal) {
+      return (await getVersioned.call(source, range, version, signal))?.bytes;
     },
+    getVersioned: (range, ifVersion, signal) => getVersioned.call(source, range, ifVersion ?? version, signal),
   };
 }

@@ -11,6 +11,11 @@ export interface CachedIndex {
   index: ShardIndex;
   /** Overlap check progress for an index at the end (see `fetchInnerChunks`). */
   end: EndCheck;
+  /**
+   * The version of the shard the index was read from (see `ByteSource.getVersioned`):
+   * inner chunks are read from that version only. `undefined` when the store cannot tell.
+   */
+  version: string | undefined;
 }
 
 /** The parts of a sharding codec shared by its read and write paths. */

@@ -2,8 +2,12 @@
  * Reading shards: the whole shard (`decode`), or only what a selection needs
  * (`decodePartialInto`: the index, cached, then coalesced ranges of the touched inner
  * chunks). Inner chunks decode straight into the caller's target: no shard-sized array.
+ * When the source has versioned reads, the inner chunks are read from the version of the
+ * shard the index came from (a rewrite in between is `STORE_CHANGED`: read again), so a
+ * stale index never yields another inner chunk's bytes.
  */
 import {
+  type ByteRange,
   type ByteSource,
   type ChunkSpec,
   type CodecCallContext,
@@ -15,15 +19,22 @@ import {
   type NdArray,
   shapeSize,
   subTarget,
+  type VersionedBytes,
   ZarrError,
 } from "@zarr/spec";
-import { memorySource, windowSource } from "./byte-sources.js";
+import { memorySource, pinnedSource, windowSource } from "./byte-sources.js";
 import { type CachedIndex, cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
 import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
 import { projectDimension, type TouchedChunk, touchedChunks } from "./inner-grid.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
+
+/**
+ * How many times a partial read starts over when the shard changes under it (each time
+ * with a freshly read index) before it fails with `STORE_CHANGED`.
+ */
+const MAX_VERSION_RETRIES = 3;
 
 /** Reads and validates the index of a whole shard in memory. */
 export async function indexOfWholeShard(
@@ -38,17 +49,31 @@ export async function indexOfWholeShard(
   return index;
 }
 
-/** Reads the index with one range request; `undefined` when the shard is missing. */
-export async function fetchIndex(
+/**
+ * Reads the index with one range request, and the version of the shard it belongs to
+ * when the source can tell (`undefined` otherwise); `undefined` when the shard is missing.
+ */
+export async function fetchVersionedIndex(
   state: ShardCodecState,
   format: ShardFormat,
   source: ByteSource,
   ctx: CodecCallContext,
-): Promise<ShardIndex | undefined> {
-  const bytes = await source.get(format.indexRange(), ctx.signal);
-  if (bytes === undefined) return undefined;
-  format.checkHoldsIndex(bytes.length, ctx.key);
-  return format.decodeIndex(bytes, ctx, state.options.maxInnerChunkBytes);
+): Promise<{ index: ShardIndex; version: string | undefined } | undefined> {
+  const read = await readVersioned(source, format.indexRange(), ctx.signal);
+  if (read === undefined) return undefined;
+  format.checkHoldsIndex(read.bytes.length, ctx.key);
+  return { index: await format.decodeIndex(read.bytes, ctx, state.options.maxInnerChunkBytes), version: read.version };
+}
+
+/** Bytes of `source` with their version when it has versioned reads. */
+async function readVersioned(
+  source: ByteSource,
+  range: ByteRange | undefined,
+  signal: AbortSignal | undefined,
+): Promise<VersionedBytes | undefined> {
+  if (source.getVersioned !== undefined) return source.getVersioned(range, undefined, signal);
+  const bytes = await source.get(range, signal);
+  return bytes === undefined ? undefined : { bytes, version: undefined };
 }
 
 function checkRank(selection: readonly DimIndexer[], spec: ChunkSpec): void {
@@ -93,12 +118,25 @@ export async function decodeShardPartialInto(
   const format = state.format(spec.shape, ctx.key);
   const perDim = selection.map((s, d) => projectDimension(s, state.chunkShape[d], spec.shape[d], d, false));
   const touched = touchedChunks(perDim, format.gridStrides);
+  let changes = 0;
   for (let attempt = 0; ; attempt++) {
     const hit = attempt === 0 && source.rangesAreCheap ? state.cache.get(ctx.key) : undefined;
     const cached = hit !== undefined && hit.format === format ? hit : undefined;
     try {
       return await readSelection(state, format, source, touched, target, cached, spec, ctx);
     } catch (error) {
+      if (error instanceof ZarrError && error.code === "STORE_CHANGED") {
+        // The shard was rewritten since its index was read (now, or when it was cached):
+        // its inner chunks may have moved. Read the new index and try again, a few times.
+        state.cache.delete(ctx.key);
+        if (++changes > MAX_VERSION_RETRIES) {
+          throw new ZarrError("STORE_CHANGED", `Shard "${ctx.key}" changed ${changes} times while it was being read; giving up`, {
+            key: ctx.key,
+            cause: error,
+          });
+        }
+        continue;
+      }
       if (cached === undefined) {
         // Deleted between the index read and the inner chunk reads: it is missing now.
         if (error instanceof ShardVanished) return false;
@@ -113,6 +151,11 @@ export async function decodeShardPartialInto(
       if (!stale) throw error;
     }
   }
+}
+
+/** `source` pinned to `version` when there is one (every inner chunk read checks it), else `source`. */
+export function pinned(source: ByteSource, version: string | undefined): ByteSource {
+  return version === undefined || source.getVersioned === undefined ? source : pinnedSource(source, version);
 }
 
 function allocateResult(spec: ChunkSpec, shape: number[]): NdArray {
@@ -133,24 +176,25 @@ async function readSelection(
   let from: ShardBytes;
   if (cached !== undefined) {
     index = cached.index;
-    from = { source, end: cached.end };
+    from = { source: pinned(source, cached.version), end: cached.end };
   } else if (!source.rangesAreCheap || touched.length === format.count) {
-    // No range reads, or every inner chunk is needed: one request for everything.
-    const whole = await source.get(undefined, ctx.signal);
+    // No range reads, or every inner chunk is needed: one request for everything (one
+    // read is one version; its version is kept with the cached index).
+    const whole = await readVersioned(source, undefined, ctx.signal);
     if (whole === undefined) return false;
-    index = await indexOfWholeShard(state, format, whole, ctx);
+    index = await indexOfWholeShard(state, format, whole.bytes, ctx);
     if (source.rangesAreCheap) {
-      const entry = { format, index, end: { verifiedEnd: Number.MAX_SAFE_INTEGER } };
+      const entry = { format, index, end: { verifiedEnd: Number.MAX_SAFE_INTEGER }, version: whole.version };
       state.cache.set(ctx.key, entry, cachedBytes(index));
     }
-    from = { whole };
+    from = { whole: whole.bytes };
   } else {
-    const fetched = await fetchIndex(state, format, source, ctx);
+    const fetched = await fetchVersionedIndex(state, format, source, ctx);
     if (fetched === undefined) return false;
-    index = fetched;
-    const entry = { format, index, end: { verifiedEnd: 0 } };
+    index = fetched.index;
+    const entry = { format, index, end: { verifiedEnd: 0 }, version: fetched.version };
     state.cache.set(ctx.key, entry, cachedBytes(index));
-    from = { source, end: entry.end };
+    from = { source: pinned(source, fetched.version), end: entry.end };
   }
   await readTouched(state, format, index, touched, from, target, spec, ctx);
   return true;

@@ -26,7 +26,7 @@ import { cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./co
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
 import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
-import { indexOfWholeShard, fetchIndex } from "./read.js";
+import { indexOfWholeShard, fetchVersionedIndex, pinned } from "./read.js";
 import { projectDimension, selectionShape, type TouchedChunk, touchedChunks } from "./inner-grid.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
 
@@ -152,9 +152,11 @@ export async function encodeShardPartial(
     try {
       return await rewriteShard(state, format, source, update, touched, spec, ctx);
     } catch (error) {
-      if (!(error instanceof ShardVanished)) throw error;
-      // Deleted while we read it: start again from what is stored now.
+      const changed = error instanceof ZarrError && error.code === "STORE_CHANGED";
+      if (!(error instanceof ShardVanished) && !changed) throw error;
+      // Deleted or rewritten while we read it: start again from what is stored now.
       if (attempt > 0) {
+        if (changed) throw error;
         throw new ZarrError("STORE_FAILED", `Shard "${ctx.key}" kept changing while it was being updated`, { key: ctx.key });
       }
     }
@@ -180,8 +182,11 @@ async function rewriteShard(
       from = { whole };
     }
   } else {
-    index = (await fetchIndex(state, format, source, ctx)) ?? format.emptyIndex();
-    if (index.filled > 0) from = { source, end: { verifiedEnd: 0 } };
+    // The kept inner chunks are read from the version the index came from (when the
+    // store can tell): a shard rewritten meanwhile is STORE_CHANGED, and read again.
+    const fetched = await fetchVersionedIndex(state, format, source, ctx);
+    index = fetched?.index ?? format.emptyIndex();
+    if (index.filled > 0) from = { source: pinned(source, fetched?.version), end: { verifiedEnd: 0 } };
   }
   const n = format.count;
   const e = index.entries;
@@ -240,9 +245,11 @@ async function rewriteShard(
   const { bytes, index: written } = await assemble(format, pieces, ctx);
   if (written.filled === 0) return null;
   // The next partial read of this shard needs no index request (sources without range
-  // reads never use the cache).
-  if (source.rangesAreCheap) {
-    state.cache.set(ctx.key, { format, index: written, end: { verifiedEnd: Number.MAX_SAFE_INTEGER } }, cachedBytes(written));
+  // reads never use the cache). Not with versioned reads: the new shard's version is
+  // known only once stored, and an index without one would let reads mix versions.
+  if (source.rangesAreCheap && source.getVersioned === undefined) {
+    const entry = { format, index: written, end: { verifiedEnd: Number.MAX_SAFE_INTEGER }, version: undefined };
+    state.cache.set(ctx.key, entry, cachedBytes(written));
   }
   return bytes;
 }

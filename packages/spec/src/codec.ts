@@ -9,7 +9,7 @@ import type { JsonPath } from "./errors.js";
 import type { ExtensionObject } from "./extension.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { DimIndexer, NdArray } from "./ndarray.js";
-import type { ByteRange, ReadIntoRange } from "./store.js";
+import type { ByteRange, ReadIntoRange, VersionedBytes } from "./store.js";
 import type { ModuleExport } from "./workers.js";
 
 /** The representation of a chunk at some point of the codec chain. */
@@ -72,6 +72,11 @@ export interface ByteSource {
   readInto?(ranges: readonly ReadIntoRange[], signal?: AbortSignal): Promise<number | undefined>;
   /** The whole value into the start of `spare` when it fits (see `ReadableStore.getInto`). */
   getInto?(spare: Uint8Array, signal?: AbortSignal): Promise<Uint8Array | undefined>;
+  /**
+   * Versioned read (see `ReadableStore.getVersioned`); present when the store can. With
+   * `ifVersion`, rejects with `STORE_CHANGED` when the value is no longer that version.
+   */
+  getVersioned?(range: ByteRange | undefined, ifVersion: string | undefined, signal?: AbortSignal): Promise<VersionedBytes | undefined>;
 }
 
 /** Array → bytes: serialises an array. Exactly one per codec chain. */

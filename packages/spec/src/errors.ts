@@ -13,6 +13,10 @@ export type ZarrErrorCode =
   | "CHECKSUM_MISMATCH"
   | "STORE_FAILED"
   | "STORE_READ_ONLY"
+  /** A stored value changed while a read needed one version of it (see `ReadableStore.getVersioned`). */
+  | "STORE_CHANGED"
+  /** A stored value (or a response) is larger than the read accepts (a metadata size cap, a range). */
+  | "STORE_TOO_LARGE"
   | "KEY_INVALID"
   | "OUT_OF_BOUNDS"
   | "INVALID_SELECTION"

@@ -46,6 +46,33 @@ export interface ReadableStore {
    * through.
    */
   workerStore?(): WorkerStoreRecipe | undefined;
+  /**
+   * Versioned read (optional capability): the bytes of `range` (the whole value when
+   * `undefined`, clamped like `getRange`) together with the version they belong to, an
+   * opaque token (an HTTP or S3 ETag; a file's device, inode, size and times). With
+   * `ifVersion`, the bytes must come from that version: when the value is now another
+   * version, the read rejects with `STORE_CHANGED` and returns no bytes. Resolves
+   * `undefined` when the key is missing. `version` is `undefined` when the store cannot
+   * tell this time (a server that sends no strong ETag); such bytes are unchecked.
+   *
+   * Readers that combine several reads of one value (a shard's index, then its inner
+   * chunks) pass the first read's version to the later ones, so they never mix bytes of
+   * two versions. Stores without it keep working: their reads are simply not checked.
+   */
+  getVersioned?(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined>;
+}
+
+/** Options of `ReadableStore.getVersioned`. */
+export interface VersionedReadOptions extends StoreRequestOptions {
+  /** Read only from this version (from an earlier `getVersioned`); otherwise reject with `STORE_CHANGED`. */
+  ifVersion?: string;
+}
+
+/** What `ReadableStore.getVersioned` resolves: bytes and the version of the value they were read from. */
+export interface VersionedBytes {
+  bytes: Uint8Array;
+  /** Opaque version token, compared only for equality; `undefined` when unknown. */
+  version: string | undefined;
 }
 
 /** How a worker thread builds a store: `await module[exportName](...args)` of the module at `moduleUrl`. */
@@ -114,6 +141,35 @@ export function isListable(store: Store): store is ReadableStore & Partial<Writa
 /** True when the store can read byte ranges. */
 export function supportsRanges(store: Store): store is Store & Required<Pick<ReadableStore, "getRange">> {
   return typeof store.getRange === "function";
+}
+
+/**
+ * The default cap on the size of a metadata document (`zarr.json`, `.zarray`, `.zgroup`,
+ * `.zattrs`, `.zmetadata`) that remote stores accept: 64 MiB. A server sending more (an
+ * endless body) is cut off with `STORE_TOO_LARGE`; the stores' `maxMetadataBytes` option
+ * changes it.
+ */
+export const DEFAULT_MAX_METADATA_BYTES = 64 * 1024 * 1024;
+
+const METADATA_NAMES = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
+
+/** True when `key` names a metadata document (its last segment is `zarr.json`, `.zarray`, `.zgroup`, `.zattrs` or `.zmetadata`). */
+export function isMetadataKey(key: string): boolean {
+  return METADATA_NAMES.has(key.slice(key.lastIndexOf("/") + 1));
+}
+
+/** True when the store can read a value together with its version (`getVersioned`). */
+export function supportsVersions(store: Store): store is Store & Required<Pick<ReadableStore, "getVersioned">> {
+  return typeof store.getVersioned === "function";
+}
+
+/**
+ * The `STORE_CHANGED` error of a versioned read whose value is no longer version
+ * `expected` (`found` when the store knows the new one).
+ */
+export function storeChanged(key: string, expected: string, found?: string): ZarrError {
+  const now = found === undefined ? "" : ` (now ${JSON.stringify(found)})`;
+  return new ZarrError("STORE_CHANGED", `Key ${JSON.stringify(key)} changed while it was being read: expected version ${JSON.stringify(expected)}${now}`, { key });
 }
 
 /**

@@ -14,4 +14,6 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("0,0 1,0 0,1 1,1");
   expect(out).toContain("undefined B 60 1");
   expect(out).toContain("11e60398");
+  expect(out).toContain("true STORE_CHANGED");
+  expect(out).toContain("true false 67108864");
 });

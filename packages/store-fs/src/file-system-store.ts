@@ -13,6 +13,8 @@ import {
   type ReadableStore,
   type StoreRequestOptions,
   throwIfAborted,
+  type VersionedBytes,
+  type VersionedReadOptions,
   type WorkerStoreRecipe,
   type WritableStore,
   workerModuleUrl,
@@ -23,6 +25,7 @@ import { errorCode, isMissing, lstat, readdir, removeTree, unlink } from "./fs-c
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
 import { readFileIntoSync, readWholeFileIntoSync } from "./read-file-blocking.js";
+import { readFileVersioned } from "./versioned-read.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
 
@@ -157,6 +160,24 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     const path = keyToPath(this.root, key);
     try {
       return this.blockingReads ? readWholeFileIntoSync(path, spare) : await readWholeFileInto(path, spare, signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
+    }
+  }
+
+  /**
+   * Versioned read (see `ReadableStore.getVersioned`): the bytes of `range` (the whole
+   * value when `undefined`) and the file's version (device, inode, size, modification
+   * and change times). With `ifVersion`, a file replaced or modified since rejects with
+   * `STORE_CHANGED`; sharded reads use it so a shard's index and inner chunks come from
+   * one version of the file.
+   */
+  async getVersioned(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    try {
+      return await readFileVersioned(path, key, range, options?.ifVersion, signal);
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }

@@ -1,6 +1,6 @@
 /**
  * HTTP byte ranges: the `Range` header for a `ByteRange`, parsing `Content-Range`, and
- * taking the requested bytes out of a 206, 200 or 416 response — checking that what the
+ * taking the requested bytes out of a 206 or 416 response — checking that what the
  * server says it sent is what was asked for.
  */
 import { type ByteRange, resolveByteRange, ZarrError } from "@zarr/spec";
@@ -120,12 +120,6 @@ export function bytesFromPartial(request: RangeRequest, sent: ContentRange | und
       return part(body, first - start, body.length);
     }
   }
-}
-
-/** The requested bytes of a 200 response (the server ignored `Range`): sliced locally, clamped like HTTP. */
-export function bytesFromFull(range: ByteRange, body: Uint8Array): Uint8Array {
-  const [from, to] = resolveByteRange(range, body.length);
-  return part(body, from, to);
 }
 
 /**

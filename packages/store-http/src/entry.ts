@@ -13,13 +13,15 @@ const PASSED_ON = [
   "retryDelay",
   "maxRetryDelay",
   "missingStatuses",
+  "maxMetadataBytes",
+  "maxValueBytes",
 ] as const satisfies readonly (keyof HttpStoreOptions)[];
 
 /**
  * Serves the `http` and `https` schemes in `openStore` (from @zarr/core). The store is
  * read-only unless `readOnly: false` is passed; the settings `headers`, `fetch`,
- * `requestInit`, `timeout`, `retries`, `retryDelay`, `maxRetryDelay` and
- * `missingStatuses` are passed on to `HttpStore`.
+ * `requestInit`, `timeout`, `retries`, `retryDelay`, `maxRetryDelay`,
+ * `missingStatuses`, `maxMetadataBytes` and `maxValueBytes` are passed on to `HttpStore`.
  *
  * @example
  * ```ts

@@ -2,28 +2,27 @@
 import {
   type ByteRange,
   checkReadIntoRanges,
+  isMetadataKey,
   type ReadableStore,
   type ReadIntoRange,
   type StoreRequestOptions,
+  storeChanged,
+  type VersionedBytes,
+  type VersionedReadOptions,
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import {
-  bytesFromFull,
-  bytesFromPartial,
-  bytesFromUnsatisfiable,
-  parseContentRange,
-  planRange,
-  rangeHeader,
-  unsatisfiedTotal,
-} from "./byte-ranges.js";
+import { BodyLimitExceeded, countBody } from "./bounded-body.js";
+import { bytesFromUnsatisfiable, parseContentRange, planRange, rangeHeader, unsatisfiedTotal } from "./byte-ranges.js";
 import { type HttpStoreOptions, type HttpStoreSettings, resolveSettings } from "./options.js";
+import { bytesOfPartialAnswer, bytesOfWholeAnswer } from "./range-answer.js";
 import { declaredLength, discardBody, hasContentCoding, readBody } from "./read-body.js";
 import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
-import { scatterBody, sortedByOffset } from "./scatter-body.js";
+import { scatterBody, scatterWhole, sortedByOffset } from "./scatter-body.js";
 import { attemptSignal, sleep } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl, parseBaseUrl } from "./store-url.js";
 import { TransientError } from "./transient-error.js";
+import { strongEtag } from "./versions.js";
 
 /** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
 const UNHANDLED: unique symbol = Symbol("unhandled status");
@@ -37,6 +36,8 @@ interface RequestSpec {
   key: string;
   url: string;
   range?: string;
+  /** An ETag for `If-Match`: the server answers 412 unless the value still has it. */
+  ifMatch?: string;
   body?: Uint8Array<ArrayBuffer>;
   signal: AbortSignal | undefined;
 }
@@ -90,49 +91,78 @@ export class HttpStore implements ReadableStore, WritableStore {
     this.readOnly = this.#settings.readOnly;
   }
 
-  /** The whole value of `key` (on its own ArrayBuffer, byteOffset 0), or `undefined` when missing. */
+  /**
+   * The whole value of `key` (on its own ArrayBuffer, byteOffset 0), or `undefined` when
+   * missing. Metadata documents longer than `maxMetadataBytes`, other values longer than
+   * `maxValueBytes` fail with `STORE_TOO_LARGE` (counted as the body streams).
+   */
   async get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
-    const url = keyUrl(this.#base, key);
-    return this.#request({ method: "GET", key, url, signal: options?.signal }, async (response) => {
-      if (this.#isMissing(response)) return undefined;
-      if (response.status === 200 || response.status === 203) return readBody(response, declaredLength(response));
-      return UNHANDLED;
-    });
+    return (await this.#read(key, undefined, options?.signal, undefined))?.bytes;
   }
 
   /**
    * Bytes of `key`: `{offset, length}` → `Range: bytes=a-b`, `{offset}` → `bytes=a-`,
    * `{suffixLength}` → `bytes=-n` (one request, no HEAD). Clamped like `resolveByteRange`:
    * a range past the end gives an empty array. `undefined` when the key is missing.
-   * A server that ignores `Range` (200) works too: the range is cut from the full body.
+   * A server that ignores `Range` (200 with the whole value) works too, without reading
+   * the whole value: reading stops once the range has arrived (for a suffix, the body is
+   * streamed keeping only its last bytes, at most `maxValueBytes` of it).
    */
   async getRange(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
+    return (await this.#read(key, range, options?.signal, undefined))?.bytes;
+  }
+
+  /**
+   * Versioned read (see `ReadableStore.getVersioned`): like `getRange` (or `get` without
+   * a range), with the value's ETag as its version. With `ifVersion`, the request carries
+   * `If-Match`; a 412 answer, or an answer with another ETag (a server that ignores
+   * `If-Match`), rejects with `STORE_CHANGED`. Weak ETags (`W/"…"`) and answers without an
+   * ETag give `version: undefined` (unchecked).
+   */
+  async getVersioned(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined> {
+    return this.#read(key, range, options?.signal, options?.ifVersion);
+  }
+
+  /** The most bytes any body for `key` may have (a metadata document or another value). */
+  #limitFor(key: string): number {
+    return isMetadataKey(key) ? this.#settings.maxMetadataBytes : this.#settings.maxValueBytes;
+  }
+
+  /** One GET of `key` (a range of it when `range` is given), with its ETag; see `getVersioned`. */
+  async #read(key: string, range: ByteRange | undefined, signal: AbortSignal | undefined, ifVersion: string | undefined): Promise<VersionedBytes | undefined> {
     const url = keyUrl(this.#base, key);
-    const request = planRange(range);
-    if (request.kind === "empty") {
+    const limit = this.#limitFor(key);
+    const request = range === undefined ? undefined : planRange(range);
+    if (request?.kind === "empty") {
       // HTTP cannot ask for zero bytes; all that is left to tell is whether the key exists.
-      return (await this.getSize(key, options)) === undefined ? undefined : new Uint8Array(0);
+      const size = await this.getSize(key, { signal });
+      return size === undefined ? undefined : { bytes: new Uint8Array(0), version: undefined };
     }
-    const spec: RequestSpec = { method: "GET", key, url, range: rangeHeader(request), signal: options?.signal };
+    const spec: RequestSpec = { method: "GET", key, url, signal, ifMatch: ifVersion };
+    if (request !== undefined) spec.range = rangeHeader(request);
     return this.#request(spec, async (response) => {
       if (this.#isMissing(response)) return undefined;
+      if (response.status === 412 && ifVersion !== undefined) throw storeChanged(key, ifVersion, strongEtag(response));
+      const version = strongEtag(response);
+      if (ifVersion !== undefined && version !== undefined && version !== ifVersion) throw storeChanged(key, ifVersion, version);
+      let bytes: Uint8Array;
       switch (response.status) {
-        case 206: {
-          const sent = parseContentRange(response.headers.get("content-range"));
-          const announced = declaredLength(response);
-          const expected = sent === undefined ? announced : sent.end - sent.start + 1;
-          if (announced !== undefined && announced !== expected) {
-            throw new TransientError(`Content-Length ${announced} does not match Content-Range "${response.headers.get("content-range")}"`);
-          }
-          return bytesFromPartial(request, sent, await readBody(response, expected));
-        }
+        case 206:
+          if (request === undefined) return UNHANDLED;
+          bytes = await bytesOfPartialAnswer(response, request, limit);
+          break;
         case 200:
         case 203:
-          return bytesFromFull(range, await readBody(response, declaredLength(response)));
+          bytes = request === undefined ? await readBody(response, declaredLength(response), limit) : await bytesOfWholeAnswer(response, request, limit);
+          break;
         case 416:
-          return bytesFromUnsatisfiable(request, unsatisfiedTotal(response.headers.get("content-range")));
+          if (request === undefined) return UNHANDLED;
+          bytes = bytesFromUnsatisfiable(request, unsatisfiedTotal(response.headers.get("content-range")));
+          break;
+        default:
+          return UNHANDLED;
       }
-      return UNHANDLED;
+      return { bytes, version };
     });
   }
 
@@ -168,8 +198,8 @@ export class HttpStore implements ReadableStore, WritableStore {
           }
           case 200:
           case 203:
-            // The server ignored Range: the body is the whole value.
-            return scatterBody(response, 0, sorted, declaredLength(response));
+            // The server ignored Range: the body is the whole value (read only up to `last` when its size is known).
+            return scatterWhole(response, sorted, last, declaredLength(response), this.#settings.maxValueBytes);
           case 416:
             return unsatisfiedTotal(response.headers.get("content-range")) ?? FALL_BACK;
         }
@@ -208,7 +238,7 @@ export class HttpStore implements ReadableStore, WritableStore {
         }
         case 200:
         case 203:
-          return (await readBody(response, declaredLength(response))).length;
+          return declaredLength(response) ?? (await countBody(response, this.#limitFor(key)));
         case 416:
           return bytesFromUnsatisfiable({ kind: "open", start: 0 }, unsatisfiedTotal(response.headers.get("content-range"))).length;
       }
@@ -254,7 +284,9 @@ export class HttpStore implements ReadableStore, WritableStore {
   async #headers(spec: RequestSpec): Promise<Headers | undefined> {
     const option = this.#settings.headers;
     const basicAuth = this.#base.basicAuth;
-    if (option === undefined && basicAuth === undefined && spec.range === undefined && spec.body === undefined) return undefined;
+    if (option === undefined && basicAuth === undefined && spec.range === undefined && spec.body === undefined && spec.ifMatch === undefined) {
+      return undefined;
+    }
     let init: HeadersInit | undefined;
     let headers: Headers;
     try {
@@ -270,6 +302,7 @@ export class HttpStore implements ReadableStore, WritableStore {
     if (basicAuth !== undefined && !headers.has("authorization")) headers.set("authorization", basicAuth);
     if (spec.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/octet-stream");
     if (spec.range !== undefined) headers.set("range", spec.range);
+    if (spec.ifMatch !== undefined) headers.set("if-match", spec.ifMatch);
     return headers;
   }
 
@@ -314,6 +347,9 @@ export class HttpStore implements ReadableStore, WritableStore {
         if (response !== undefined) discardBody(response);
         if (signal?.aborted) throw this.#aborted(spec, signal);
         if (error instanceof ZarrError) throw error;
+        if (error instanceof BodyLimitExceeded) {
+          throw new ZarrError("STORE_TOO_LARGE", `${where}: ${error.message} (not retried)`, { key: spec.key, cause: error });
+        }
         cause = error;
         if (limit.timedOut()) problem = `the request timed out after ${timeout} ms`;
         else if (error instanceof TransientError) problem = error.message;

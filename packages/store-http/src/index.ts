@@ -8,4 +8,10 @@ export { BODY_INTO, type BodySink, pipeBody } from "./body-into.js";
 export { HttpStore } from "./http-store.js";
 export { httpStoreEntry } from "./entry.js";
 export type { FetchLike, HttpHeadersOption, HttpRequestInfo, HttpStoreOptions } from "./options.js";
-export { DEFAULT_MAX_RETRY_DELAY, DEFAULT_RETRIES, DEFAULT_RETRY_DELAY, DEFAULT_TIMEOUT } from "./options.js";
+export {
+  DEFAULT_MAX_RETRY_DELAY,
+  DEFAULT_MAX_VALUE_BYTES,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_DELAY,
+  DEFAULT_TIMEOUT,
+} from "./options.js";

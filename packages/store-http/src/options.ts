@@ -1,5 +1,5 @@
 /** The options of an HttpStore, their defaults, and their validation. */
-import { ZarrError } from "@zarr/spec";
+import { DEFAULT_MAX_METADATA_BYTES, ZarrError } from "@zarr/spec";
 
 /** A `fetch`-compatible function: the global `fetch`, or a wrapper that signs or records requests. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -40,6 +40,19 @@ export interface HttpStoreOptions {
   missingStatuses?: readonly number[];
   /** When `false`, `set` sends PUT and `delete` sends DELETE. Default `true` (they throw `STORE_READ_ONLY`). */
   readOnly?: boolean;
+  /**
+   * Largest metadata document (`zarr.json`, `.zarray`, `.zgroup`, `.zattrs`, `.zmetadata`)
+   * accepted, in bytes after any content coding is undone. A longer body (an endless
+   * `zarr.json`) is cut off with `STORE_TOO_LARGE`. Default 64 MiB.
+   */
+  maxMetadataBytes?: number;
+  /**
+   * Largest body read for any other key, in bytes after any content coding (gzip...) is
+   * undone: a whole value, the rest of a value for an open range, or what is streamed past
+   * while looking for the last bytes of a value when a server ignores `Range`. More is cut
+   * off with `STORE_TOO_LARGE`. Default 2 GiB.
+   */
+  maxValueBytes?: number;
 }
 
 /** The options with defaults filled in. */
@@ -53,6 +66,8 @@ export interface HttpStoreSettings {
   maxRetryDelay: number;
   missingStatuses: ReadonlySet<number>;
   readOnly: boolean;
+  maxMetadataBytes: number;
+  maxValueBytes: number;
 }
 
 /** Default per-attempt time limit: 30 s. */
@@ -63,6 +78,8 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_RETRY_DELAY = 100;
 /** Default cap of a wait between attempts (backoff or `Retry-After`): 5 s. */
 export const DEFAULT_MAX_RETRY_DELAY = 5_000;
+/** Default cap of any body other than a metadata document: 2 GiB. */
+export const DEFAULT_MAX_VALUE_BYTES = 2 ** 31;
 
 // Looked up at call time so a fetch installed (or mocked) after the store was made is used.
 const globalFetch: FetchLike = (url, init) => globalThis.fetch(url, init);
@@ -79,6 +96,12 @@ function nonNegative(name: string, value: unknown, fallback: number, { integer =
     return value;
   }
   if (integer && !Number.isSafeInteger(value)) invalid(name, "a non-negative integer", value);
+  return value;
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) invalid(name, "a positive integer", value);
   return value;
 }
 
@@ -111,5 +134,7 @@ export function resolveSettings(options: HttpStoreOptions = {}): HttpStoreSettin
     maxRetryDelay: nonNegative("maxRetryDelay", options.maxRetryDelay, DEFAULT_MAX_RETRY_DELAY),
     missingStatuses: new Set(missingStatuses ?? [404]),
     readOnly: readOnly ?? true,
+    maxMetadataBytes: positiveInteger("maxMetadataBytes", options.maxMetadataBytes, DEFAULT_MAX_METADATA_BYTES),
+    maxValueBytes: positiveInteger("maxValueBytes", options.maxValueBytes, DEFAULT_MAX_VALUE_BYTES),
   };
 }

@@ -1,5 +1,6 @@
 /** Reading a response body completely, or not at all. */
 import { BODY_INTO, pipeBody } from "./body-into.js";
+import { BodyLimitExceeded } from "./bounded-body.js";
 import { TransientError } from "./transient-error.js";
 
 // Above this, a body of announced length is collected in pieces and joined once it has
@@ -59,17 +60,26 @@ export async function pipeExactBody(
  * The whole body as a Uint8Array on its own ArrayBuffer (byteOffset 0). With `expected`
  * set, the body must be exactly that long: a body that ends early (a connection closed
  * or reset mid-transfer) or runs long throws `TransientError` — it is never returned.
+ * A body longer than `limit` (announced or as it streams: a body of unknown length is
+ * read with a running count) throws `BodyLimitExceeded` without reading further.
  * Stream errors (a reset connection, an abort) reject as they are. Bodies announced as
  * longer than `preallocateLimit` are collected piece by piece and joined once complete.
  */
-export async function readBody(response: Response, expected: number | undefined, preallocateLimit = PREALLOCATE_LIMIT): Promise<Uint8Array> {
+export async function readBody(
+  response: Response,
+  expected: number | undefined,
+  limit = Number.POSITIVE_INFINITY,
+  preallocateLimit = PREALLOCATE_LIMIT,
+): Promise<Uint8Array> {
+  if (expected !== undefined && expected > limit) throw new BodyLimitExceeded(limit, `the announced body of ${expected} bytes`);
   const lent = BODY_INTO in response;
-  if (expected === undefined && !lent) return new Uint8Array(await response.arrayBuffer());
+  if (expected === undefined && !lent && limit === Number.POSITIVE_INFINITY) return new Uint8Array(await response.arrayBuffer());
   const out = expected !== undefined && expected <= preallocateLimit ? new Uint8Array(expected) : undefined;
   // Pieces are kept and joined at the end: copies of a direct body path's (it lends its
   // read buffer only for the call), a body stream's own chunks as they are.
   const pieces: Uint8Array[] = [];
   const received = await pipeExactBody(response, expected, (piece, at) => {
+    if (at + piece.length > limit) throw new BodyLimitExceeded(limit, "the response body");
     if (out !== undefined) out.set(piece, at);
     else pieces.push(lent ? piece.slice() : piece);
   });

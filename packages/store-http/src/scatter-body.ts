@@ -3,6 +3,7 @@
  * `HttpStore.readInto`): no buffer ever holds the whole body.
  */
 import type { ReadIntoRange } from "@zarr/spec";
+import { pipeBounded } from "./bounded-body.js";
 import { pipeExactBody } from "./read-body.js";
 
 /** The ranges sorted by offset (the same array when they already are). */
@@ -25,8 +26,36 @@ export function scatterBody(
   ranges: readonly ReadIntoRange[],
   expected: number | undefined,
 ): Promise<number> {
+  return pipeExactBody(response, expected, scatterInto(start, ranges));
+}
+
+/**
+ * Scatters a body that is the whole value (a server that ignored `Range`) into the
+ * targets of `ranges` (sorted by offset), which end at `last`. With the value's size
+ * `declared` known, reading stops once byte `last` has arrived (the rest is never
+ * transferred); without it the body is streamed to its end (nothing more is kept) to
+ * learn the size, at most `limit` bytes (`BodyLimitExceeded`). Resolves the value's size.
+ */
+export async function scatterWhole(
+  response: Response,
+  ranges: readonly ReadIntoRange[],
+  last: number,
+  declared: number | undefined,
+  limit: number,
+): Promise<number> {
+  if (declared !== undefined && declared < last) return declared; // too short for the ranges: nothing to copy
+  const scatter = scatterInto(0, ranges);
+  const { received } = await pipeBounded(response, limit, (piece, at) => {
+    scatter(piece, at);
+    return declared !== undefined && at + piece.length >= last;
+  });
+  return declared ?? received;
+}
+
+/** A body sink copying pieces (the first at value offset `start`) into the overlapping targets. */
+function scatterInto(start: number, ranges: readonly ReadIntoRange[]): (piece: Uint8Array, at: number) => void {
   let first = 0; // ranges before this one end at or before the current piece
-  return pipeExactBody(response, expected, (piece, at) => {
+  return (piece, at) => {
     const position = start + at; // value offset of the piece's first byte
     const end = position + piece.length;
     for (let i = first; i < ranges.length && ranges[i].offset < end; i++) {
@@ -36,5 +65,5 @@ export function scatterBody(
       if (from < to) target.set(piece.subarray(from - position, to - position), from - offset);
     }
     while (first < ranges.length && ranges[first].offset + ranges[first].target.length <= end) first++;
-  });
+  };
 }

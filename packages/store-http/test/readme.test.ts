@@ -15,4 +15,6 @@ it("the README example runs", () => {
   expect(out).toContain("24 8");
   expect(out).toContain("GET /air%20temp/c/0/0 (bytes=4-11)");
   expect(out).toContain("piped true 24");
+  expect(out).toContain('"v0" STORE_CHANGED');
+  expect(out).toContain("STORE_TOO_LARGE");
 });

@@ -262,12 +262,12 @@ describe("readBody", () => {
     ["a lent read buffer", lending],
   ])("joins %s exactly, preallocated or collected piece by piece", async (_name, make) => {
     for (const limit of [1 << 20, 0]) {
-      const got = await readBody(make(), body.length, limit);
+      const got = await readBody(make(), body.length, Number.POSITIVE_INFINITY, limit);
       expect(got.byteOffset).toBe(0);
       expect(got.buffer.byteLength).toBe(body.length);
       expect(Buffer.compare(got, body)).toBe(0);
     }
-    await expect(readBody(make(), body.length + 1, 0)).rejects.toThrow(/ended after 10000 of 10001 bytes/);
-    await expect(readBody(make(), body.length - 1, 0)).rejects.toThrow(/longer than the 9999 bytes/);
+    await expect(readBody(make(), body.length + 1, Number.POSITIVE_INFINITY, 0)).rejects.toThrow(/ended after 10000 of 10001 bytes/);
+    await expect(readBody(make(), body.length - 1, Number.POSITIVE_INFINITY, 0)).rejects.toThrow(/longer than the 9999 bytes/);
   });
 });

@@ -12,7 +12,9 @@ type Setting =
   | "anonymous"
   | "forbiddenAsMissing"
   | "maxAttempts"
-  | "clientConfig";
+  | "clientConfig"
+  | "maxMetadataBytes"
+  | "maxValueBytes";
 
 const EXPECTED: Record<Setting, string> = {
   client: "object",
@@ -24,6 +26,8 @@ const EXPECTED: Record<Setting, string> = {
   forbiddenAsMissing: "boolean",
   maxAttempts: "number",
   clientConfig: "object",
+  maxMetadataBytes: "number",
+  maxValueBytes: "number",
 };
 
 /** The S3 settings in `openStore`'s options bag, type-checked (it is untyped). */
@@ -46,7 +50,7 @@ function settingsFrom(options: StoreOpenOptions): Partial<S3StoreOptions> {
  * `s3://bucket/prefix?endpoint=http://127.0.0.1:9000&region=eu-west-1&forcePathStyle=true&anonymous=true`.
  * Settings in the options (`client`, `credentials`, `region`, `endpoint`,
  * `forcePathStyle`, `anonymous`, `forbiddenAsMissing`, `maxAttempts`, `clientConfig`,
- * `readOnly`) override the URL's; with `client` the URL's client settings are dropped.
+ * `maxMetadataBytes`, `maxValueBytes`, `readOnly`) override the URL's; with `client` the URL's client settings are dropped.
  *
  * @example
  * ```ts

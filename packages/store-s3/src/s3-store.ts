@@ -12,19 +12,25 @@ import {
 } from "@aws-sdk/client-s3";
 import {
   type ByteRange,
+  DEFAULT_MAX_METADATA_BYTES,
   type DirListing,
+  isMetadataKey,
   type ListableStore,
   type ReadableStore,
   resolveByteRange,
   type StoreRequestOptions,
+  storeChanged,
   throwIfAborted,
   validateKey,
   validatePrefix,
+  type VersionedBytes,
+  type VersionedReadOptions,
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
 import { awsHttpStatus, describeAwsError, isInvalidRange, isMissingObject, storeError } from "./aws-errors.js";
-import { collectBody } from "./body.js";
+import { ownBytes } from "./body.js";
+import { BodyLimitExceeded, collectBounded, collectTail, collectWindow, type StreamingBody } from "./bounded-body.js";
 import { explicitRangeHeader, parseContentRange, rangeRequest } from "./byte-ranges.js";
 import { buildS3Client, type S3ClientSettings } from "./client.js";
 import { checkBucket, normalizeBucketPrefix } from "./paths.js";
@@ -51,6 +57,29 @@ export interface S3StoreOptions extends S3ClientSettings {
    * never look like an empty store.
    */
   forbiddenAsMissing?: boolean;
+  /**
+   * Largest metadata document (`zarr.json`, `.zarray`, `.zgroup`, `.zattrs`, `.zmetadata`)
+   * read, in bytes; a larger object fails with `STORE_TOO_LARGE` without being read.
+   * Default 64 MiB.
+   */
+  maxMetadataBytes?: number;
+  /**
+   * Largest body read for any other key, in bytes: a whole object, the rest of an object
+   * for an open range, or what is streamed past for a suffix range when a server ignores
+   * `Range`. Default 2 GiB.
+   */
+  maxValueBytes?: number;
+}
+
+/** Default cap of any body other than a metadata document: 2 GiB. */
+export const DEFAULT_MAX_VALUE_BYTES = 2 ** 31;
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new ZarrError("INVALID_ARGUMENT", `S3Store option "${name}" must be a positive integer, got ${String(value)}`);
+  }
+  return value;
 }
 
 /** DeleteObjects takes at most this many keys per request. */
@@ -75,11 +104,16 @@ function contentType(key: string): string {
   return json ? "application/json" : "application/octet-stream";
 }
 
-/** What one ranged GetObject returned. */
+/** What one GetObject returned. */
 interface RangedAnswer {
-  bytes: Uint8Array;
+  /** The body of a 206 answer, still to be fitted to the range; `undefined` when `fitted` is final. */
+  bytes: Uint8Array | undefined;
+  /** The bytes wanted, when no fitting is needed. */
+  fitted: Uint8Array;
   status: number | undefined;
   contentRange: string | undefined;
+  /** The object's ETag. */
+  version: string | undefined;
 }
 
 /**
@@ -108,6 +142,10 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
   readonly readOnly: boolean;
   /** True when a 403 on a read means "missing" (see `S3StoreOptions.forbiddenAsMissing`). */
   readonly forbiddenAsMissing: boolean;
+  /** The size cap of metadata documents (see `S3StoreOptions.maxMetadataBytes`). */
+  readonly maxMetadataBytes: number;
+  /** The size cap of other bodies (see `S3StoreOptions.maxValueBytes`). */
+  readonly maxValueBytes: number;
   /** True when the store built `client` and so may destroy it in `close()`. */
   readonly #ownsClient: boolean;
   /** Set once the bucket is known to exist (see `#checkBucket`). */
@@ -121,6 +159,8 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
     this.prefix = normalizeBucketPrefix(options.prefix);
     this.readOnly = options.readOnly === true;
     this.forbiddenAsMissing = options.forbiddenAsMissing === true;
+    this.maxMetadataBytes = positiveInteger("maxMetadataBytes", options.maxMetadataBytes, DEFAULT_MAX_METADATA_BYTES);
+    this.maxValueBytes = positiveInteger("maxValueBytes", options.maxValueBytes, DEFAULT_MAX_VALUE_BYTES);
     if (options.client !== undefined) {
       const clash = CLIENT_SETTINGS.filter((name) => options[name] !== undefined);
       if (clash.length > 0) {
@@ -140,47 +180,61 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
     return `s3://${this.bucket}/${this.prefix}`;
   }
 
-  /** Reads a whole value (`GetObject`); `undefined` when there is no such object. */
+  /**
+   * Reads a whole value (`GetObject`); `undefined` when there is no such object. An object
+   * above `maxMetadataBytes` (metadata documents) or `maxValueBytes` (anything else) fails
+   * with `STORE_TOO_LARGE`, checked against its Content-Length and as the body streams.
+   */
   async get(key: string, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
-    const signal = options?.signal;
-    throwIfAborted(signal);
-    validateKey(key);
-    try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }), {
-        abortSignal: signal,
-      });
-      return await collectBody(out.Body);
-    } catch (error) {
-      if (this.#isMissing(error)) return undefined;
-      throw storeError(error, `Failed to read key ${JSON.stringify(key)} from ${this.#where(key)}`, key, signal);
-    }
+    return (await this.#read(key, undefined, options?.signal, undefined))?.bytes;
   }
 
   /**
    * Reads part of a value with one ranged `GetObject` (`bytes=a-b`, `bytes=a-`,
    * `bytes=-n`); ranges past the end are clamped like `resolveByteRange` (an offset past
-   * the end gives an empty array). `undefined` when there is no such object.
+   * the end gives an empty array). `undefined` when there is no such object. A server that
+   * ignores `Range` and sends the whole object is read only up to the range's end.
    */
   async getRange(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
-    const signal = options?.signal;
+    return (await this.#read(key, range, options?.signal, undefined))?.bytes;
+  }
+
+  /**
+   * Versioned read (see `ReadableStore.getVersioned`): like `getRange` (or `get` without a
+   * range), with the object's ETag as its version. With `ifVersion` the request carries
+   * `If-Match`; a 412 answer, or an answer with another ETag (a server that ignores
+   * `If-Match`), rejects with `STORE_CHANGED`.
+   */
+  async getVersioned(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined> {
+    return this.#read(key, range, options?.signal, options?.ifVersion);
+  }
+
+  /** The most bytes any body for `key` may have. */
+  #limitFor(key: string): number {
+    return isMetadataKey(key) ? this.maxMetadataBytes : this.maxValueBytes;
+  }
+
+  async #read(key: string, range: ByteRange | undefined, signal: AbortSignal | undefined, ifVersion: string | undefined): Promise<VersionedBytes | undefined> {
     throwIfAborted(signal);
     validateKey(key);
-    const request = rangeRequest(range);
-    if (request.kind === "whole") return this.get(key, options);
+    const request = range === undefined ? ({ kind: "whole" } as const) : rangeRequest(range);
     if (request.kind === "empty") {
-      return (await this.getSize(key, options)) === undefined ? undefined : new Uint8Array(0);
+      return (await this.getSize(key, { signal })) === undefined ? undefined : { bytes: new Uint8Array(0), version: undefined };
     }
-    const answer = await this.#getRanged(key, request.header, signal);
-    if (answer === undefined || answer instanceof Uint8Array) return answer;
-    const fitted = this.#fit(key, range, answer);
-    if (fitted instanceof Uint8Array) return fitted;
+    const wanted = range ?? { offset: 0 };
+    const answer = await this.#getRanged(key, request.kind === "whole" ? undefined : request.header, wanted, signal, ifVersion);
+    if (answer === undefined) return undefined;
+    if (answer.bytes === undefined) return { bytes: answer.fitted, version: answer.version };
+    const fitted = this.#fit(key, wanted, { ...answer, bytes: answer.bytes });
+    if (fitted instanceof Uint8Array) return { bytes: fitted, version: answer.version };
     // The server sent other bytes than asked (s3rver misreads `bytes=-n`); the answer's
     // Content-Range told the size, so ask again for exactly the bytes wanted.
     const [start, end] = fitted;
-    const again = await this.#getRanged(key, explicitRangeHeader(start, end), signal);
-    if (again === undefined || again instanceof Uint8Array) return again;
-    const refitted = this.#fit(key, { offset: start, length: end - start }, again);
-    if (refitted instanceof Uint8Array) return refitted;
+    const again = await this.#getRanged(key, explicitRangeHeader(start, end), { offset: start, length: end - start }, signal, ifVersion ?? answer.version);
+    if (again === undefined) return undefined;
+    if (again.bytes === undefined) return { bytes: again.fitted, version: again.version };
+    const refitted = this.#fit(key, { offset: start, length: end - start }, { ...again, bytes: again.bytes });
+    if (refitted instanceof Uint8Array) return { bytes: refitted, version: again.version };
     throw new ZarrError(
       "STORE_FAILED",
       `Failed to read bytes ${start}-${end - 1} of key ${JSON.stringify(key)} from ${this.#where(key)}: the server answered with ${again.contentRange}`,
@@ -356,20 +410,61 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
   }
 
   /**
-   * One ranged GetObject: the answer, `undefined` for a missing object, or an empty array
-   * when the server says the range is not satisfiable (it starts past the end).
+   * One GetObject (ranged when `header` is given, with `If-Match` when `ifMatch` is):
+   * `undefined` for a missing object; `fitted` bytes when no more fitting is needed (an
+   * unsatisfiable range, a whole-object answer, already cut to `wanted`); otherwise the
+   * 206's `bytes` for `#fit`. Bodies are read within the size caps; a whole-object answer
+   * to a range is read only as far as the range needs.
    */
-  async #getRanged(key: string, header: string, signal: AbortSignal | undefined): Promise<RangedAnswer | Uint8Array | undefined> {
+  async #getRanged(
+    key: string,
+    header: string | undefined,
+    wanted: ByteRange,
+    signal: AbortSignal | undefined,
+    ifMatch: string | undefined,
+  ): Promise<RangedAnswer | undefined> {
+    const what = `Failed to read ${header === undefined ? "" : `${header} of `}key ${JSON.stringify(key)} from ${this.#where(key)}`;
+    const limit = this.#limitFor(key);
+    let body: StreamingBody | undefined;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Range: header }), {
-        abortSignal: signal,
-      });
-      const bytes = await collectBody(out.Body);
-      return { bytes, status: out.$metadata.httpStatusCode, contentRange: out.ContentRange };
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Range: header, IfMatch: ifMatch }),
+        { abortSignal: signal },
+      );
+      body = out.Body as StreamingBody | undefined;
+      const version = out.ETag;
+      if (ifMatch !== undefined && version !== undefined && version !== ifMatch) throw storeChanged(key, ifMatch, version);
+      const status = out.$metadata.httpStatusCode;
+      if (status === 206) {
+        const announced = out.ContentLength;
+        // A bounded range never takes more than was asked for.
+        const cap = "offset" in wanted && wanted.length !== undefined ? Math.min(limit, wanted.length) : limit;
+        if (announced !== undefined && announced > cap) throw new BodyLimitExceeded(cap);
+        const bytes = await collectBounded(body, cap);
+        return { bytes, fitted: bytes, status, contentRange: out.ContentRange, version };
+      }
+      // The whole object (a plain GET, or a server that ignored Range).
+      let fitted: Uint8Array;
+      if (header === undefined || ("offset" in wanted && wanted.offset === 0 && wanted.length === undefined)) {
+        if (out.ContentLength !== undefined && out.ContentLength > limit) throw new BodyLimitExceeded(limit);
+        fitted = await collectBounded(body, limit);
+      } else if ("suffixLength" in wanted) {
+        fitted = await collectTail(body, wanted.suffixLength, limit);
+      } else {
+        const to = wanted.length === undefined ? Number.POSITIVE_INFINITY : wanted.offset + wanted.length;
+        fitted = await collectWindow(body, wanted.offset, to, limit);
+      }
+      return { bytes: undefined, fitted: ownBytes(fitted), status, contentRange: out.ContentRange, version };
     } catch (error) {
+      body?.destroy?.();
+      if (error instanceof ZarrError) throw error;
+      if (error instanceof BodyLimitExceeded) {
+        throw new ZarrError("STORE_TOO_LARGE", `${what}: ${error.message}`, { key, cause: error });
+      }
+      if (ifMatch !== undefined && awsHttpStatus(error) === 412) throw storeChanged(key, ifMatch);
       if (this.#isMissing(error)) return undefined;
-      if (isInvalidRange(error)) return new Uint8Array(0);
-      throw storeError(error, `Failed to read ${header} of key ${JSON.stringify(key)} from ${this.#where(key)}`, key, signal);
+      if (isInvalidRange(error)) return { bytes: undefined, fitted: new Uint8Array(0), status: 416, contentRange: undefined, version: undefined };
+      throw storeError(error, what, key, signal);
     }
   }
 
@@ -377,13 +472,8 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
    * The bytes of `range` from a ranged answer, or `[start, end)` to request again when the
    * server sent a different range that does not contain the wanted one.
    */
-  #fit(key: string, range: ByteRange, answer: RangedAnswer): Uint8Array | [number, number] {
+  #fit(key: string, range: ByteRange, answer: RangedAnswer & { bytes: Uint8Array }): Uint8Array | [number, number] {
     const { bytes } = answer;
-    if (answer.status !== 206) {
-      // The server ignored Range and sent the whole object.
-      const [start, end] = resolveByteRange(range, bytes.length);
-      return start === 0 && end === bytes.length ? bytes : bytes.slice(start, end);
-    }
     const sent = parseContentRange(answer.contentRange);
     if (sent === undefined) return bytes; // nothing to check against: trust the server
     if (sent.end - sent.start !== bytes.length) {

@@ -4,7 +4,7 @@
  * are built on it, so both stay transparent: `isListable`, `supportsRanges` and
  * `isWritable` answer for the wrapper what they answer for the inner store.
  */
-import type { ByteRange, DirListing, ReadIntoRange, Store, StoreRequestOptions } from "@zarr/spec";
+import type { ByteRange, DirListing, ReadIntoRange, Store, StoreRequestOptions, VersionedBytes, VersionedReadOptions } from "@zarr/spec";
 
 /** Every method of the store contract, in the order they are usually reported. */
 export const STORE_METHODS = [
@@ -40,6 +40,11 @@ export interface StoreCall {
   key: string;
   /** The byte range of a `getRange` call. */
   range?: ByteRange;
+  /**
+   * True for a versioned read (`getVersioned`): it is reported as the read it is, `getRange`
+   * with a range or `get` without, so counts do not depend on whether the store has versions.
+   */
+  versioned?: boolean;
 }
 
 /** How a call ended. */
@@ -102,10 +107,19 @@ export function instrumentStore(inner: Store, observe: CallObserver): Methods & 
     get: (key: string, options?: StoreRequestOptions) =>
       observed(observe({ method: "get", key }), () => inner.get(key, options), valueOutcome),
   };
-  const { getRange, getSize, readInto, set, delete: del, deletePrefix, list, listPrefix, listDir } = inner;
+  const { getRange, getSize, readInto, getVersioned, set, delete: del, deletePrefix, list, listPrefix, listDir } = inner;
   if (typeof getRange === "function") {
     out.getRange = (key: string, range: ByteRange, options?: StoreRequestOptions) =>
       observed(observe({ method: "getRange", key, range }), () => getRange.call(inner, key, range, options), valueOutcome);
+  }
+  if (typeof getVersioned === "function") {
+    // Passed on so that code under the wrapper takes the same (consistent) path as without it.
+    out.getVersioned = (key: string, range: ByteRange | undefined, options?: VersionedReadOptions) =>
+      observed(
+        observe(range === undefined ? { method: "get", key, versioned: true } : { method: "getRange", key, range, versioned: true }),
+        () => getVersioned.call(inner, key, range, options),
+        (read: VersionedBytes | undefined) => valueOutcome(read?.bytes),
+      );
   }
   if (typeof getSize === "function") {
     out.getSize = (key: string, options?: StoreRequestOptions) =>

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createArray, get, MemoryStore, openArray, set, slice } from "@zarr/core";
-import { isListable, isWritable, type ReadableStore, type Store, supportsRanges, ZarrError } from "@zarr/spec";
+import { isListable, isWritable, type ReadableStore, type Store, supportsRanges, supportsVersions, ZarrError } from "@zarr/spec";
 import { FileSystemStore } from "@zarr/store-fs";
 import { HttpStore } from "@zarr/store-http";
 import { afterAll, describe, expect, it } from "vitest";
@@ -125,6 +125,32 @@ describe("CountingStore", () => {
     const c = new CountingStore({ get: async () => Promise.reject(new ZarrError("STORE_FAILED", "boom")) });
     await expect(c.get("k")).rejects.toMatchObject({ code: "STORE_FAILED" });
     expect(c.count("get", "k")).toBe(1);
+  });
+});
+
+describe("versioned reads through the wrappers", () => {
+  it("pass getVersioned on, reported as the getRange or get it is, and STORE_CHANGED through", async () => {
+    const fs = new FileSystemStore(tempDir());
+    await fs.set("s/c/0", bytes(1, 2, 3, 4, 5));
+    const c = new CountingStore(fs);
+    const lines: string[] = [];
+    const log = new LoggingStore(fs, (line: string) => lines.push(line));
+    expect(supportsVersions(c) && supportsVersions(log)).toBe(true);
+    expect(supportsVersions(new CountingStore(new MemoryStore()))).toBe(false);
+    const first = await c.getVersioned!("s/c/0", { suffixLength: 2 });
+    expect(first?.bytes).toEqual(bytes(4, 5));
+    expect((await c.getVersioned!("s/c/0", undefined, { ifVersion: first?.version }))?.bytes).toEqual(bytes(1, 2, 3, 4, 5));
+    expect(c.requests).toEqual([
+      { method: "getRange", key: "s/c/0", range: { suffixLength: 2 }, versioned: true },
+      { method: "get", key: "s/c/0", versioned: true },
+    ]);
+    expect(c.bytesRead).toBe(7);
+    await fs.set("s/c/0", bytes(9));
+    const error = await c.getVersioned!("s/c/0", { offset: 0, length: 1 }, { ifVersion: first?.version }).catch((e: unknown) => e);
+    expect((error as ZarrError).code).toBe("STORE_CHANGED");
+    expect(c.counts.getRange).toBe(2);
+    await log.getVersioned!("s/c/0", { offset: 0, length: 1 });
+    expect(lines[0]).toMatch(/^getRange "s\/c\/0" bytes=0-0: 1 B in /);
   });
 });
 

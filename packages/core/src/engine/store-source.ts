@@ -1,7 +1,7 @@
 /**
  * The stored value of one chunk as a `ByteSource`: what codecs read from, whole, by
- * ranges, by scatter reads straight into a result, or into a reused buffer, whatever the
- * store can do. Failures become `STORE_FAILED` errors naming the key.
+ * ranges, by scatter reads straight into a result, into a reused buffer, or by versioned
+ * reads (so a shard's index and inner chunks come from one version), whatever the store can do. Failures become `STORE_FAILED` errors naming the key.
  */
 import { asZarrError, type ByteSource, type ReadIntoRange, type Store, supportsRanges } from "@zarr/spec";
 
@@ -28,7 +28,7 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
       }
     },
   };
-  const { readInto, getInto } = store;
+  const { readInto, getInto, getVersioned } = store;
   if (readInto !== undefined) {
     source.readInto = async (ranges: readonly ReadIntoRange[], rangeSignal?: AbortSignal) => {
       try {
@@ -44,6 +44,15 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
         return await getInto.call(store, key, spare, { signal: rangeSignal ?? signal });
       } catch (error) {
         throw failed(error, key);
+      }
+    };
+  }
+  if (getVersioned !== undefined) {
+    source.getVersioned = async (range, ifVersion, rangeSignal) => {
+      try {
+        return await getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion });
+      } catch (error) {
+        throw failed(error, key); // keeps STORE_CHANGED: it is a ZarrError already
       }
     };
   }
