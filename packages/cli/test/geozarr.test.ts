@@ -55,7 +55,7 @@ describe("zarr geozarr", () => {
       const store = new FileSystemStore(dst);
       const root = await readNodeMetadata(store, "");
       const level = await readNodeMetadata(store, "1");
-      byVersion[version] = [...(root?.attributes.zarr_conventions as JsonObject[]), ...(level?.attributes.zarr_conventions as JsonObject[])];
+      byVersion[version] = [...((root?.attributes.zarr_conventions ?? []) as JsonObject[]), ...((level?.attributes.zarr_conventions ?? []) as JsonObject[])];
       const v = await run("geozarr", "validate", dst, "--strict");
       expect(v.code, v.out).toBe(0);
     }
