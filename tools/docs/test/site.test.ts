@@ -20,12 +20,13 @@ const scratch = mkdtempSync(path.join(tmpdir(), "zarr-docs-site-"));
 const out = path.join(scratch, "site");
 let built: { pages: number; modules: string[] };
 
-beforeAll(async () => {
-  built = await buildDocs({ out });
-}, 300_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("pnpm docs", () => {
+  beforeAll(async () => {
+    built = await buildDocs({ out });
+  }, 300_000);
+
   it("renders the home page and every guide, and an API page per package entry point", () => {
     expect(built.pages).toBe(GUIDES.length + 1);
     const packages = readFileSync(path.join(repoRoot, "pnpm-workspace.yaml"), "utf8") && built.modules;
@@ -86,6 +87,34 @@ describe("the CLI reference", () => {
 
   it("refuses a marker for a command the CLI does not have", async () => {
     expect(() => expandUsage("<!-- usage: teleport -->", { general: "", commands: {} })).toThrow('the CLI has no command "teleport"');
+  });
+});
+
+describe("TypeScript blocks", () => {
+  it("type-check against the packages' published types (tsc, strict)", () => {
+    const dir = path.join(import.meta.dirname, "..", `.docs-ts-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      const files: string[] = [];
+      for (const page of pages() as { key: string; file: string }[]) {
+        const blocks = codeBlocks(readFileSync(page.file, "utf8")).filter((b: { lang: string; kind: string }) => b.lang === "ts" && b.kind === "run");
+        for (const [i, block] of blocks.entries()) {
+          const file = path.join(dir, `${page.key}-${i}.ts`);
+          writeFileSync(file, `${block.code}\nexport {};\n`);
+          files.push(file);
+        }
+      }
+      expect(files.length).toBeGreaterThanOrEqual(2);
+      const options = ["--noEmit", "--strict", "--skipLibCheck", "--target", "ES2022", "--module", "NodeNext", "--moduleResolution", "NodeNext", "--lib", "ES2022,DOM", "--types", "node"];
+      const tsc = path.join(repoRoot, "node_modules/typescript/bin/tsc");
+      try {
+        execFileSync(process.execPath, [tsc, ...options, ...files], { cwd: dir, encoding: "utf8" });
+      } catch (error) {
+        throw new Error(`TypeScript blocks do not type-check:\n${(error as { stdout?: string }).stdout}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
