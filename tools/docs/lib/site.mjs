@@ -84,7 +84,7 @@ export function renderMarkdown(text) {
         const language = (notRun ? notRun[1] : info.split(/\s+/)[0]) || "text";
         let note = "";
         if (notRun) note = `<p class="note">Not run by the docs tests: ${escapeHtml(notRun[2])}</p>`;
-        else if (info === "js browser") note = '<p class="note">Browser code: the docs tests bundle it for browsers (esbuild), they do not run it.</p>';
+        else if (info === "js browser") note = '<p class="note">Browser code: the docs tests bundle it for browsers (esbuild), and run it in chromium when an output follows.</p>';
         else if (info === "text output") note = '<p class="note">Output (checked by the docs tests):</p>';
         return `${note}<pre class="code"><code class="language-${escapeHtml(language)}">${escapeHtml(code)}</code></pre>\n`;
       },

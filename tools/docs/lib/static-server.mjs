@@ -5,6 +5,8 @@ import { readFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json" };
+
 /** Serves `dir`; resolves `{ url, close() }` (`url` ends with a slash). */
 export async function serveDirectory(dir) {
   const server = http.createServer(async (req, res) => {
@@ -18,7 +20,8 @@ export async function serveDirectory(dir) {
       return res.writeHead(404).end();
     }
     const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-    const send = (status, headers, bytes) => res.writeHead(status, { "Content-Length": bytes.length, "Accept-Ranges": "bytes", ...headers }).end(req.method === "GET" ? bytes : undefined);
+    const type = TYPES[path.extname(file)] ?? "application/octet-stream";
+    const send = (status, headers, bytes) => res.writeHead(status, { "Content-Type": type, "Content-Length": bytes.length, "Accept-Ranges": "bytes", ...headers }).end(req.method === "GET" ? bytes : undefined);
     if (range === null) return send(200, {}, body);
     const size = body.length;
     const start = range[1] === "" ? Math.max(0, size - Number(range[2])) : Number(range[1]);

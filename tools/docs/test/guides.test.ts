@@ -3,11 +3,11 @@
  * Node against the built packages, sh with the built `zarr` command, browser code bundled
  * for browsers; a block followed by an output block must print exactly that.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: plain .mjs modules without types
-import { runGuide } from "../lib/run-blocks.mjs";
+import { CHROMIUM, runGuide } from "../lib/run-blocks.mjs";
 // @ts-expect-error: plain .mjs modules without types
 import { pages } from "../lib/site.mjs";
 
@@ -35,6 +35,12 @@ describe("the block runner", () => {
       await expect(runGuide(guide)).rejects.toThrow("block failed");
       writeFileSync(guide, "```js browser\nimport { nope } from \"@zarr/no-such-package\";\n```\n");
       await expect(runGuide(guide)).rejects.toThrow("Could not resolve");
+      if (existsSync(CHROMIUM)) {
+        writeFileSync(guide, '```js browser\ndocument.querySelector("#out").textContent = "ran";\n```\n\n```text output\nran\n```\n');
+        expect((await runGuide(guide)).map((r: { output: string }) => r.output)).toEqual(["ran\n"]);
+        writeFileSync(guide, '```js browser\nthrow new Error("boom in the page");\n```\n\n```text output\nx\n```\n');
+        await expect(runGuide(guide)).rejects.toThrow("boom in the page");
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
