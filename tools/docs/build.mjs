@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm docs`: builds the documentation site into docs/dist/ (open docs/dist/index.html).
+// `pnpm run docs`: builds the documentation site into docs/dist/ (open docs/dist/index.html).
 // `--out DIR` builds elsewhere; `--no-api` skips the API reference (a quick look at guides).
 import path from "node:path";
 import { parseArgs } from "node:util";

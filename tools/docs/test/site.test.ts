@@ -22,7 +22,7 @@ let built: { pages: number; modules: string[] };
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("pnpm docs", () => {
+describe("the site build (pnpm run docs)", () => {
   beforeAll(async () => {
     built = await buildDocs({ out });
   }, 300_000);
