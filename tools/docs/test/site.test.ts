@@ -13,7 +13,7 @@ import { classify, codeBlocks, steps } from "../lib/blocks.mjs";
 // @ts-expect-error: plain .mjs modules without types
 import { brokenLinks } from "../lib/links.mjs";
 // @ts-expect-error: plain .mjs modules without types
-import { buildDocs, cliUsage, expandUsage, GUIDES, pages, renderMarkdown, repoRoot } from "../lib/site.mjs";
+import { buildDocs, cliUsage, expandUsage, GUIDES, pages, REPOSITORY_URL, readmeForApi, renderMarkdown, repoRoot } from "../lib/site.mjs";
 
 type Problem = { page: string; link: string; problem: string };
 const scratch = mkdtempSync(path.join(tmpdir(), "zarr-docs-site-"));
@@ -35,6 +35,9 @@ describe("the site build (pnpm run docs)", () => {
     }
     const core = readFileSync(path.join(out, "api/modules/_zarr_core.html"), "utf8");
     expect(core).toContain("createArray");
+    // The package's main page opens with its README, links into the repository made absolute.
+    expect(core).toContain('id="selections"');
+    expect(core).toContain(`href="${REPOSITORY_URL}README.md#install"`);
     const get = readFileSync(path.join(out, "api/functions/_zarr_core.get.html"), "utf8");
     expect(get).toContain("GetOptions");
     const guide = readFileSync(path.join(out, "guides/remote-data.html"), "utf8");
@@ -51,6 +54,16 @@ describe("the site build (pnpm run docs)", () => {
 
   it("has no broken internal link or anchor, API reference included", () => {
     expect(brokenLinks(out)).toEqual([]);
+  });
+});
+
+describe("a README on its API page", () => {
+  it("loses its title and points its repository links at GitHub, keeping in-page anchors and URLs", () => {
+    const file = path.join(scratch, "README.md");
+    writeFileSync(file, "# @zarr/x\n\nSee [root](../../README.md#install), [a](src/a.ts), [below](#api) and [zarr](https://zarr.dev).\n");
+    expect(readmeForApi(file, "store-x")).toBe(
+      `\nSee [root](${REPOSITORY_URL}README.md#install), [a](${REPOSITORY_URL}packages/store-x/src/a.ts), [below](#api) and [zarr](https://zarr.dev).\n`,
+    );
   });
 });
 
