@@ -214,8 +214,7 @@ export async function buildApi(out) {
     disableSources: true,
     excludePrivate: true,
     excludeInternal: true,
-    logLevel: "Error",
-    // The reference is only as good as the TSDoc: fail on unresolved {@link}s.
+    logLevel: process.env.ZARR_DOCS_TYPEDOC_LOG ?? "Error",
     validation: { invalidLink: true, notExported: false, notDocumented: false },
   });
   // TypeDoc names each entry module by its path below the entry points' common folder
@@ -234,12 +233,21 @@ export async function buildApi(out) {
     }
     for (const reflection of Object.values(context.project.reflections)) keepPackageNamesInText(reflection.comment);
   });
+  // TypeDoc only warns about a {@link} it cannot resolve: such links fail the build here.
+  const unresolved = [];
+  const report = app.logger.validationWarning.bind(app.logger);
+  app.logger.validationWarning = (message, ...rest) => {
+    if (/^Failed to resolve link/.test(String(message))) unresolved.push(String(message));
+    return report(message, ...rest);
+  };
   const project = await app.convert();
   if (project === undefined) throw new Error("TypeDoc could not convert the packages (see the errors above)");
+  app.validate(project);
   const unnamed = (project.children ?? []).filter((m) => !m.name.startsWith("@zarr/")).map((m) => m.name);
   if (unnamed.length > 0) throw new Error(`API modules not matched to a package entry point: ${unnamed.join(", ")}`);
   await app.generateDocs(project, out);
   if (app.logger.hasErrors()) throw new Error("TypeDoc reported errors (see above)");
+  if (unresolved.length > 0) throw new Error(`Broken {@link}s in the TSDoc:\n${unresolved.join("\n")}`);
   return project.children.map((m) => m.name);
 }
 
