@@ -46,8 +46,11 @@ export class ReadContainment {
   readonly resolveEveryPath = NO_FOLLOW === 0;
   readonly #root: string;
   #realRoot: string | undefined;
-  /** Lexical directory paths already found inside the real root. */
-  readonly #insideDirs = new Set<string>();
+  /**
+   * Lexical directory paths found inside the real root (`true`), or being checked (the
+   * check's promise, shared so concurrent reads in one directory resolve it once).
+   */
+  readonly #insideDirs = new Map<string, true | Promise<boolean>>();
 
   constructor(root: string) {
     this.#root = root;
@@ -60,14 +63,26 @@ export class ReadContainment {
    */
   checkDir(path: string, key: string): true | Promise<boolean> {
     const dir = nodePath.dirname(path);
-    if (this.#insideDirs.has(dir)) return true;
-    return this.#resolveDir(dir, key);
+    const known = this.#insideDirs.get(dir);
+    if (known !== undefined) return known;
+    const checking = this.#resolveDir(dir, key);
+    this.#insideDirs.set(dir, checking);
+    // Only an inside directory is remembered (#remember); a missing or outside one is asked again.
+    checking.then(
+      (inside) => {
+        if (!inside && this.#insideDirs.get(dir) === checking) this.#insideDirs.delete(dir);
+      },
+      () => {
+        if (this.#insideDirs.get(dir) === checking) this.#insideDirs.delete(dir);
+      },
+    );
+    return checking;
   }
 
   /** {@link checkDir} with blocking calls. */
   checkDirSync(path: string, key: string): boolean {
     const dir = nodePath.dirname(path);
-    if (this.#insideDirs.has(dir)) return true;
+    if (this.#insideDirs.get(dir) === true) return true;
     let real: string;
     let realRoot: string;
     try {
@@ -131,7 +146,7 @@ export class ReadContainment {
     this.#realRoot = realRoot;
     if (!isInside(realRoot, real)) throw escapesRoot(key);
     if (this.#insideDirs.size >= MAX_REMEMBERED_DIRS) this.#insideDirs.clear();
-    this.#insideDirs.add(dir);
+    this.#insideDirs.set(dir, true);
     return true;
   }
 
