@@ -319,7 +319,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
 
   /**
    * Removes the temporary files that interrupted writes (a killed process) left under
-   * `prefix` (`""`: the whole store); resolves how many were removed. A temporary file
+   * `prefix` (`""`: the whole store; with `recursive: false` only the directory of
+   * `prefix` itself); resolves how many were removed. A temporary file
    * counts as abandoned when it was written on this host by a process that no longer
    * runs, or, whoever wrote it, when it is older than `maxAgeMs` (default one hour), so a
    * concurrent writer's file about to be renamed into place is never taken away.

@@ -5,7 +5,7 @@
  * from one a live writer is about to rename into place, which must be left alone.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Dirent } from "node:fs";
+import fs, { type Dirent } from "node:fs";
 import os from "node:os";
 import nodePath from "node:path";
 import { throwIfAborted } from "@zarr/spec";
@@ -22,8 +22,15 @@ const TEMP_NAME_KEEP = 48;
  */
 export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 
-/** Six hex digits naming this host, so a pid is only judged on the host that owns it. */
-const HOST_TAG = createHash("sha256").update(os.hostname()).digest("hex").slice(0, 6);
+/**
+ * Six hex digits naming this host, so a pid is only judged on the host that owns it.
+ * Computed on first use: loading node:crypto costs start-up time that reads never need.
+ */
+let hostTag: string | undefined;
+function currentHostTag(): string {
+  hostTag ??= createHash("sha256").update(os.hostname()).digest("hex").slice(0, 6);
+  return hostTag;
+}
 
 /** `<host>-<pid>-<random>` between the target name and the suffix. */
 const OWNER_PATTERN = /\.([0-9a-f]{6})-(\d+)-[0-9a-f]{16}\.zarr-tmp$/;
@@ -34,17 +41,27 @@ const OWNER_PATTERN = /\.([0-9a-f]{6})-(\d+)-[0-9a-f]{16}\.zarr-tmp$/;
  */
 export function tempNameFor(name: string): string {
   const kept = Array.from(name).slice(0, TEMP_NAME_KEEP).join("");
-  return `.${kept}.${HOST_TAG}-${process.pid}-${randomBytes(8).toString("hex")}.zarr-tmp`;
+  return `.${kept}.${currentHostTag()}-${process.pid}-${randomBytes(8).toString("hex")}.zarr-tmp`;
 }
 
-/** True when process `pid` exists on this host (signal 0 probes without signalling). */
+/**
+ * True when process `pid` runs on this host (signal 0 probes without signalling). A
+ * zombie (killed, not yet reaped by its parent, which in a container may never happen)
+ * has stopped writing and counts as dead where /proc tells (Linux).
+ */
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to another user.
     return errorCode(error) !== "ESRCH";
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+    // "pid (command) S ...": the state follows the last ")" (the command may hold one).
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 
@@ -55,7 +72,7 @@ function processAlive(pid: number): boolean {
 export function isStaleTemp(name: string, mtimeMs: number, now: number, maxAgeMs = STALE_TEMP_AGE_MS): boolean {
   if (!isTempName(name)) return false;
   const owner = OWNER_PATTERN.exec(name);
-  if (owner !== null && owner[1] === HOST_TAG) {
+  if (owner !== null && owner[1] === currentHostTag()) {
     const pid = Number(owner[2]);
     if (pid !== process.pid && Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) return true;
   }
@@ -67,6 +84,8 @@ export interface StaleTempOptions {
   signal?: AbortSignal;
   /** Age past which any temporary file counts as abandoned (default one hour). */
   maxAgeMs?: number;
+  /** Also sweep sub-directories (default `true`); `false` sweeps the one directory. */
+  recursive?: boolean;
 }
 
 async function entriesOf(dir: string): Promise<Dirent[]> {
@@ -79,19 +98,19 @@ async function entriesOf(dir: string): Promise<Dirent[]> {
 }
 
 /**
- * Removes abandoned temporary files in `dir` and below (never descending through a
- * symbolic link); resolves how many were removed. A file that vanishes meanwhile (its
+ * Removes abandoned temporary files in `dir` and below (unless `recursive: false`; never
+ * descending through a symbolic link); resolves how many were removed. A file that vanishes meanwhile (its
  * writer renamed it, or another sweep removed it) is not an error.
  */
 export async function removeStaleTemps(dir: string, options: StaleTempOptions = {}): Promise<number> {
-  const { signal, maxAgeMs } = options;
+  const { signal, maxAgeMs, recursive = true } = options;
   throwIfAborted(signal);
   let removed = 0;
   const now = Date.now();
   for (const entry of await entriesOf(dir)) {
     const full = nodePath.join(dir, entry.name);
     if (entry.isDirectory()) {
-      removed += await removeStaleTemps(full, options);
+      if (recursive) removed += await removeStaleTemps(full, options);
     } else if (entry.isFile() && isTempName(entry.name)) {
       let mtimeMs: number;
       try {

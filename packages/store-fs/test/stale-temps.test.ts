@@ -83,3 +83,15 @@ describe("removeStaleTempFiles", () => {
     await rejectsWith(new FileSystemStore(root, { readOnly: true }).removeStaleTempFiles(), "STORE_READ_ONLY");
   });
 });
+
+it("recursive: false sweeps one directory only", async () => {
+  const root = tempDir();
+  const store = new FileSystemStore(root);
+  await store.set("zarr.json", utf8("{}"));
+  await store.set("a/k", utf8("k"));
+  const dead = deadPid();
+  fs.writeFileSync(path.join(root, tempNameOf("zarr.json", dead)), "x");
+  fs.writeFileSync(path.join(root, "a", tempNameOf("k", dead)), "x");
+  expect(await store.removeStaleTempFiles("", { recursive: false })).toBe(1);
+  expect(fs.readdirSync(path.join(root, "a"))).toHaveLength(2);
+});

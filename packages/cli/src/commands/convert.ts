@@ -6,6 +6,7 @@ import type { CliIO } from "../cli-io.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+import { printable } from "../printable.js";
 
 /** Progress on standard error: a line redrawn in place on a terminal, nothing otherwise. */
 function progress(): { update(done: number, total: number): void; end(): void } {
@@ -72,7 +73,7 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(
       `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}\n`,
     );
-    for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${a.path}: ${a.note}\n`);
+    for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${printable(a.path)}: ${printable(a.note)}\n`);
   } finally {
     process.off("SIGINT", onSignal);
   }

@@ -7,6 +7,7 @@ import type { CliIO } from "../../cli-io.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
+import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr migrate STORE [PATH]`. */
 export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
@@ -36,6 +37,6 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
   for (const n of report.notes) lines.push(`note: ${n}`);
   const v = report.validation;
   lines.push(`after migration: ${v.valid ? "valid" : "NOT valid"} (${v.counts.error} error(s), ${v.counts.warning} warning(s))`);
-  await io.write(`${lines.join("\n")}\n`);
+  await io.write(`${lines.map(printable).join("\n")}\n`);
 }
 

@@ -4,6 +4,7 @@ import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { loadForReading } from "./shared.js";
+import { printable } from "../../printable.js";
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -53,7 +54,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<void> 
       `${report.valid ? "valid" : "NOT valid"}: ${report.counts.error} error(s), ${report.counts.warning} warning(s), ${report.counts.info} info; ` +
         `${report.datasets.length} Dataset(s), ${report.multiscales.length} Multiscale Dataset(s)`,
     );
-    await io.write(`${lines.join("\n")}\n`);
+    await io.write(`${lines.map(printable).join("\n")}\n`);
   }
   if (!report.valid) throw new ZarrError("METADATA_INVALID", `${report.counts.error} GeoZarr error(s) found`);
 }
