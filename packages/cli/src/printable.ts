@@ -10,11 +10,12 @@
  * line and paragraph separators, and the bidirectional overrides and isolates that can make
  * text display in a different order than it is stored.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function escape(char: string): string {
+function escapeChar(char: string): string {
   if (Object.hasOwn(NAMED, char)) return NAMED[char];
   const code = char.charCodeAt(0);
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
@@ -30,7 +31,7 @@ function escape(char: string): string {
  * ```
  */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, escape);
+  return text.replace(UNPRINTABLE, escapeChar);
 }
 
 /** C1 controls and separators that JSON leaves raw (JSON.stringify escapes only C0). */
