@@ -228,7 +228,7 @@ class PyLiteralParser {
       }
       const e = this.text[this.pos++];
       const simple: Record<string, string> = { "\\": "\\", "'": "'", '"': '"', n: "\n", t: "\t", r: "\r", "0": "\0" };
-      if (e !== undefined && e in simple) out += simple[e];
+      if (e !== undefined && Object.hasOwn(simple, e)) out += simple[e];
       else if (e === "x" || e === "u" || e === "U") {
         const digits = e === "x" ? 2 : e === "u" ? 4 : 8;
         const hex = this.text.slice(this.pos, this.pos + digits);

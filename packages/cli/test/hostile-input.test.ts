@@ -84,3 +84,18 @@ describe("zarr put with an absolute PATH", () => {
     expect(fs.existsSync("/data/x")).toBe(false);
   });
 });
+
+describe("error messages never print [object Object] or native code", () => {
+  it("for a fill value that is an object, and an option naming an Object.prototype member", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "a.npy");
+    fs.writeFileSync(file, Buffer.concat([formatNpyHeader("<i4", [3]), Buffer.from(new Int32Array([1, 2, 3]).buffer)]));
+    const fill = await zarr(["put", path.join(dir, "s.zarr"), "x", "--from", file, "--fill-value", '{"a": 1}']);
+    expect(fill.code).toBe(1);
+    expect(fill.stderr).toMatch(/^zarr: \[INVALID_ARGUMENT\] .*an object/);
+    const severity = await zarr(["geozarr", "validate", dir, "--min-severity", "constructor"]);
+    expect(severity.code).toBe(2);
+    expect(severity.stderr).toContain('--min-severity is error, warning or info, not "constructor"');
+    for (const r of [fill, severity]) expect(r.stderr).not.toMatch(/native code|\[object Object\]/);
+  });
+});

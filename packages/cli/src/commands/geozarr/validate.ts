@@ -33,7 +33,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<void> 
   }
   expectPositionals("geozarr", positionals, 1, 2);
   const min = (values["min-severity"] ?? "info") as Severity;
-  if (!(min in SEVERITY_ORDER)) throw new UsageError(`--min-severity is error, warning or info, not "${min}"`, "geozarr");
+  if (!Object.hasOwn(SEVERITY_ORDER, min)) throw new UsageError(`--min-severity is error, warning or info, not "${min}"`, "geozarr");
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
   if (tolerance !== undefined && !(tolerance > 0)) throw new UsageError(`--tolerance is a positive number, not "${values.tolerance}"`, "geozarr");
   const h = await loadForReading(positionals[0], positionals[1]);
