@@ -6,4 +6,5 @@ it("the README example runs", () => {
   const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(out).toContain("STORE_READ_ONLY\ntrue false");
   expect(out).toContain("prefixes: [ 't2m' ]");
+  expect(out).toContain("KEY_INVALID\n[]\ns\n1\n");
 });
