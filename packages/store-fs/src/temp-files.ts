@@ -67,7 +67,8 @@ function processAlive(pid: number): boolean {
 
 /**
  * True when the temporary file `name` (modified at `mtimeMs`) was abandoned: written on
- * this host by a process that no longer runs, or older than `maxAgeMs` whoever wrote it.
+ * this host by a process that no longer runs, or at least `maxAgeMs` old whoever wrote it
+ * (`0` removes every temporary file, a live writer's too: only for a store nobody writes).
  */
 export function isStaleTemp(name: string, mtimeMs: number, now: number, maxAgeMs = STALE_TEMP_AGE_MS): boolean {
   if (!isTempName(name)) return false;
@@ -76,7 +77,7 @@ export function isStaleTemp(name: string, mtimeMs: number, now: number, maxAgeMs
     const pid = Number(owner[2]);
     if (pid !== process.pid && Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) return true;
   }
-  return now - mtimeMs > maxAgeMs;
+  return now - mtimeMs >= maxAgeMs;
 }
 
 /** Options of {@link removeStaleTemps}. */
