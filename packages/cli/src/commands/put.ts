@@ -109,11 +109,9 @@ function v2Options(values: Record<string, string | boolean | undefined>) {
 async function findPrevious(store: Store, path: string): Promise<{ record: PutRecord | undefined; hasMetadata: boolean }> {
   const record = await readPutRecord(store, path);
   if (record === undefined) return { record, hasMetadata: false };
-  let hasMetadata = false;
-  for (const key of Object.keys(record.metadata)) {
-    if (!key.endsWith("zarr.json") && !key.endsWith(".zarray")) continue;
-    hasMetadata = (await store.get(key)) !== undefined;
-  }
+  // The document that makes the node (zarr.json, or .zarray) is the last one written.
+  const nodeKey = Object.keys(record.metadata).find((key) => key.endsWith("zarr.json") || key.endsWith(".zarray"));
+  const hasMetadata = nodeKey !== undefined && (await store.get(nodeKey)) !== undefined;
   return { record, hasMetadata };
 }
 
