@@ -7,7 +7,7 @@
  * options, writes the chunks that are missing or differ, then the metadata, then removes
  * the marker.
  */
-import { incompleteMarkerKey } from "@zarr/core";
+import { incompleteMarkerKey } from "@zarr/core/extensions";
 import { asZarrError, isJsonObject, jsonToBytes, parseJsonBytes, type Store, type WritableStore, ZarrError } from "@zarr/spec";
 
 /** What the marker records. */

@@ -7,7 +7,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { get, INCOMPLETE_MARKER, open, ZarrError } from "@zarr/core";
+import { get, open, ZarrError } from "@zarr/core";
+import { INCOMPLETE_MARKER } from "@zarr/core/extensions";
 import { FileSystemStore } from "@zarr/store-fs";
 import { describe, expect, it } from "vitest";
 import { formatNpyHeader } from "../src/npy-header.js";

@@ -34,7 +34,6 @@ export type {
   NodeEntry,
   NodeFormat,
 } from "./node-format.js";
-export { isDescendantPath, validConsolidatedEntries } from "./consolidated-keys.js";
 export { open, openArray, openGroup, exists, openEntry, type OpenOptions } from "./open.js";
 export { create, createArray, createGroup, guessChunkShape } from "./create.js";
 export { children, listChildren, walkEntries, walk } from "./listing.js";
@@ -58,7 +57,7 @@ export { buildPipeline } from "./pipeline.js";
 export { openStore, storeScheme } from "./open-store.js";
 export { toCanonicalJson, scalarToCanonicalJson } from "./canonical-json.js";
 export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
-export { INCOMPLETE_MARKER, incompleteMarkerKey, normalizePath, validateNodeName } from "./paths.js";
+export { normalizePath, validateNodeName } from "./paths.js";
 export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
 export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
 export { bytesCodec } from "./codecs/bytes.js";

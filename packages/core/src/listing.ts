@@ -8,7 +8,8 @@ import { readFormatEntry } from "./formats.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry } from "./node-format.js";
 import { ZarrGroup, type ZarrNode } from "./nodes.js";
-import { consolidatedBelow, entryToNodeAt, hasKeysUnder, IMPLICIT_GROUP, isIncompleteWrite, type OpenOptions } from "./open.js";
+import { isIncompleteWrite } from "./incomplete-write.js";
+import { consolidatedBelow, entryToNodeAt, hasKeysUnder, IMPLICIT_GROUP, type OpenOptions } from "./open.js";
 import { joinPath, nodePrefix } from "./paths.js";
 
 /**

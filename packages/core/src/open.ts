@@ -12,13 +12,12 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
-import { validConsolidatedEntries } from "./consolidated-keys.js";
 import { readFormatEntry } from "./formats.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
 import { resolveArray, type ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
-import { incompleteMarkerKey, joinPath, metadataKey, nodePrefix, normalizePath } from "./paths.js";
+import { joinPath, metadataKey, nodePrefix, normalizePath } from "./paths.js";
 import { defaultRegistry, type Registry } from "./registry.js";
 
 /** Options of `open`. */
@@ -51,29 +50,11 @@ async function nodeFromMetadata(
   // consolidated_metadata into nested groups of a consolidated hierarchy.
   let consolidated: ReadonlyMap<string, NodeMetadata> | undefined = inherited;
   if (metadata.consolidated_metadata && (inherited === undefined || inherited.size === 0)) {
+    // Loaded only for consolidated groups: most opens never need it (bundle size).
+    const { validConsolidatedEntries } = await import("./consolidated-keys.js");
     consolidated = validConsolidatedEntries(Object.entries(metadata.consolidated_metadata.metadata), metadataKey(path));
   }
   return new ZarrGroup(store, path, metadata, registry, consolidated, false, format?.zarrFormat ?? 3, format);
-}
-
-/** True when the node path holds the marker of an interrupted metadata-last write. */
-export async function isIncompleteWrite(store: Store, path: string, signal?: AbortSignal): Promise<boolean> {
-  const key = incompleteMarkerKey(path);
-  try {
-    return store.getSize ? (await store.getSize(key, { signal })) !== undefined : (await store.get(key, { signal })) !== undefined;
-  } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
-  }
-}
-
-/** `NODE_NOT_FOUND` for a path holding an interrupted write. */
-export function incompleteWriteError(path: string): ZarrError {
-  return new ZarrError(
-    "NODE_NOT_FOUND",
-    `No Zarr node at "${path || "/"}": an array write was interrupted there before its metadata was written ` +
-      `("${incompleteMarkerKey(path)}" marks it incomplete); finish it with "zarr put --resume" or delete it`,
-    { key: incompleteMarkerKey(path) },
-  );
 }
 
 export async function hasKeysUnder(store: Store, prefix: string, signal?: AbortSignal): Promise<boolean> {
@@ -146,6 +127,8 @@ export async function openEntry(
   const entry = await readFormatEntry(store, p, registry, options.signal);
   if (entry !== undefined) return entry;
   if (invalid !== undefined) throw invalid;
+  // Only on the way to "not found" (loaded then: the common paths never need it).
+  const { isIncompleteWrite, incompleteWriteError } = await import("./incomplete-write.js");
   if (await isIncompleteWrite(store, p, options.signal)) throw incompleteWriteError(p);
   if (await hasKeysUnder(store, nodePrefix(p), options.signal)) {
     return { path: p, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true };

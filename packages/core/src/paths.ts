@@ -56,18 +56,6 @@ export function metadataKey(path: string): string {
   return path === "" ? "zarr.json" : `${path}/zarr.json`;
 }
 
-/**
- * Name of the marker a writer that puts metadata last (`zarr put`) keeps next to an
- * array's chunks until its metadata is written: a node path holding it and no metadata is
- * an interrupted write, never an array of fill values or an implicit group.
- */
-export const INCOMPLETE_MARKER = "zarr.incomplete.json";
-
-/** The key of the {@link INCOMPLETE_MARKER} of the node at `path`. */
-export function incompleteMarkerKey(path: string): string {
-  return path === "" ? INCOMPLETE_MARKER : `${path}/${INCOMPLETE_MARKER}`;
-}
-
 /** The store prefix holding a node's keys (`""` for the root, else `path/`). */
 export function nodePrefix(path: string): string {
   return path === "" ? "" : `${path}/`;

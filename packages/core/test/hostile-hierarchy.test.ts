@@ -1,11 +1,9 @@
 /** Hostile or interrupted hierarchies: invalid consolidated keys, and interrupted metadata-last writes. */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { INCOMPLETE_MARKER, incompleteMarkerKey, isDescendantPath } from "../src/extensions.js";
 import {
   createArray,
   createGroup,
-  INCOMPLETE_MARKER,
-  incompleteMarkerKey,
-  isDescendantPath,
   listChildren,
   MemoryStore,
   open,

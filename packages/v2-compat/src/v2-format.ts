@@ -31,10 +31,10 @@ import {
   type NodeEntry,
   type NodeFormat,
   defaultRegistry,
-  isDescendantPath,
   type Registry,
   ZarrGroup,
 } from "@zarr/core";
+import { isDescendantPath } from "@zarr/core/extensions";
 import {
   type ConsolidatedMetadataV2,
   parseAttributesV2,
