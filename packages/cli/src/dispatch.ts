@@ -5,6 +5,7 @@
  * (`metadata-main`) with `info` and `tree` only.
  */
 import type { CliIO } from "./cli-io.js";
+import { printable } from "./printable.js";
 import { GENERAL_USAGE, USAGE, UsageError } from "./usage.js";
 import { cliVersion } from "./version.js";
 
@@ -14,9 +15,9 @@ export type Command = (args: string[], io: CliIO) => Promise<void>;
 /** Commands by name, each loaded on use (so `--help` and usage errors load none). */
 export type CommandTable = Readonly<Record<string, () => Promise<Command>>>;
 
-/** A message on one line: line breaks inside it become spaces. */
+/** A message on one line: line breaks inside it become spaces, other controls escapes. */
 function oneLine(message: string): string {
-  return message.replace(/\s*[\r\n]+\s*/g, " ");
+  return printable(message.replace(/\s*[\r\n]+\s*/g, " "));
 }
 
 /**

@@ -30,8 +30,16 @@ export function malformed(fileName: string, problem: string): never {
   throw new ZarrError("INVALID_ARGUMENT", `Malformed .npy file "${fileName}": ${problem}`);
 }
 
-/** Parses the magic, version and header dict at the start of `bytes`. */
-export function parseNpyHeader(bytes: Uint8Array, fileName: string): NpyHeader {
+/** Bytes {@link npyHeaderExtent} needs: the magic, the version and the longest header length field. */
+export const NPY_PROLOGUE_BYTES = 12;
+
+/**
+ * Checks the magic and version at the start of `bytes` (at least the first
+ * {@link NPY_PROLOGUE_BYTES} of the file, or all of a shorter file) and returns where the
+ * header dict starts and how long it claims to be (at most 1 MiB). Throws
+ * `INVALID_ARGUMENT` naming the file otherwise: a reader calls this before reading more.
+ */
+export function npyHeaderExtent(bytes: Uint8Array, fileName: string): { start: number; headerLength: number } {
   if (bytes.length < 10 || MAGIC.some((b, i) => bytes[i] !== b)) {
     malformed(fileName, 'it does not start with the magic string "\\x93NUMPY"');
   }
@@ -42,15 +50,20 @@ export function parseNpyHeader(bytes: Uint8Array, fileName: string): NpyHeader {
   if (bytes.length < 8 + lengthBytes) malformed(fileName, "the file ends inside the header length");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
-  const start = 8 + lengthBytes;
   if (headerLength > MAX_HEADER_BYTES) malformed(fileName, `the header claims ${headerLength} bytes (more than 1 MiB)`);
+  return { start: 8 + lengthBytes, headerLength };
+}
+
+/** Parses the magic, version and header dict at the start of `bytes`. */
+export function parseNpyHeader(bytes: Uint8Array, fileName: string): NpyHeader {
+  const { start, headerLength } = npyHeaderExtent(bytes, fileName);
   if (start + headerLength > bytes.length) {
     malformed(fileName, `the header claims ${headerLength} bytes but the file has only ${bytes.length - start} after it`);
   }
   const raw = bytes.subarray(start, start + headerLength);
   let text: string;
   try {
-    text = new TextDecoder(major === 3 ? "utf-8" : "latin1", { fatal: true }).decode(raw);
+    text = new TextDecoder(bytes[6] === 3 ? "utf-8" : "latin1", { fatal: true }).decode(raw);
   } catch {
     malformed(fileName, "the header is not valid UTF-8 text");
   }
@@ -215,7 +228,7 @@ class PyLiteralParser {
       }
       const e = this.text[this.pos++];
       const simple: Record<string, string> = { "\\": "\\", "'": "'", '"': '"', n: "\n", t: "\t", r: "\r", "0": "\0" };
-      if (e !== undefined && e in simple) out += simple[e];
+      if (e !== undefined && Object.hasOwn(simple, e)) out += simple[e];
       else if (e === "x" || e === "u" || e === "U") {
         const digits = e === "x" ? 2 : e === "u" ? 4 : 8;
         const hex = this.text.slice(this.pos, this.pos + digits);

@@ -46,7 +46,8 @@ export const USAGE: Record<string, string> = {
   -j, --workers N  worker threads for decoding large compressed chunks (default: one per
                    core; 0: none). Threads start only for chunks worth it (64 KiB or more)`,
   put: `Usage: zarr put STORE PATH --from FILE.npy [options]
-  Create the array at PATH (and missing parent groups) from a NumPy .npy file.
+  Create the array at PATH (and missing parent groups) from a NumPy .npy file. PATH is
+  inside STORE ("/data/x" is STORE/data/x, as in zarr-python).
   --from FILE            the .npy file to store (required)
   --chunks SHAPE         chunk shape, e.g. 10,10; or JSON with edge lists per dimension
                          for a rectilinear grid, e.g. '[[2,3,5], 4]'
@@ -55,7 +56,9 @@ export const USAGE: Record<string, string> = {
   --dimension-names N    comma-separated names, e.g. x,y (or a JSON list with nulls)
   --attrs JSON           attributes (a JSON object)
   --data-type T          Zarr data type name or JSON, overriding the one mapped from the .npy dtype
-  --overwrite            replace an existing node at PATH
+  --overwrite            replace an existing node (or an interrupted put) at PATH
+  --resume               finish an interrupted put (same input and options): keeps the chunks
+                         already written, then writes the metadata (written last by every put)
   --zarr-format 2|3      write Zarr v2 (.zarray; the .npy dtype as it is) instead of v3 (default 3)
   --compressor JSON      v2: numcodecs compressor, e.g. '{"id":"zstd","level":3}', or null
                          (default: Blosc lz4, as zarr-python)

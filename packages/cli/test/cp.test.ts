@@ -1,8 +1,10 @@
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { requirePythonZarr } from "../../../scripts/test-env.mjs";
@@ -78,6 +80,41 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     for (const [name, bytes] of original) {
       expect(listing[name], name).toEqual([0, createHash("sha256").update(bytes).digest("hex")]); // 0 = ZIP_STORED
     }
+  });
+
+  it("never archives or copies anything a symbolic link outside the source root points at", async () => {
+    const src = path.join(tempDir(), "linked.zarr");
+    await zarrOk(["cp", SOURCE, src]);
+    const outside = tempDir();
+    mkdirSync(path.join(outside, "sub"));
+    writeFileSync(path.join(outside, "MARKER"), "secret");
+    writeFileSync(path.join(outside, "sub", "zarr.json"), "{}");
+    symlinkSync(outside, path.join(src, "escape"));
+    symlinkSync(path.join(outside, "MARKER"), path.join(src, "marker-link"));
+    const zip = path.join(tempDir(), "out.zip");
+    await zarrOk(["cp", src, zip]);
+    const names = execFileSync(PYTHON, ["-c", "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))", zip], {
+      encoding: "utf8",
+    });
+    expect(names).not.toMatch(/MARKER|marker-link|escape/);
+    expect(readFileSync(zip).includes(Buffer.from("secret"))).toBe(false);
+    expect(names.trim().split("\n").sort()).toEqual([...files(SOURCE).keys()].sort());
+    const copy = path.join(tempDir(), "copy.zarr");
+    await zarrOk(["cp", src, copy]);
+    expectSameFiles(files(copy), files(SOURCE));
+  });
+
+  it("removes temporary files that killed writers left in the destination, and lists none", async () => {
+    const out = path.join(tempDir(), "copy.zarr");
+    await zarrOk(["cp", SOURCE, out]);
+    const dead = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    // The name form of store-fs: .<name>.<host tag>-<pid>-<random>.zarr-tmp (host tag: SHA-256 of the host name).
+    const hostTag = createHash("sha256").update(os.hostname()).digest("hex").slice(0, 6);
+    const orphan = path.join(out, `.zarr.json.${hostTag}-${dead}-0123456789abcdef.zarr-tmp`);
+    writeFileSync(orphan, "partial");
+    const r = await zarrOk(["cp", SOURCE, out, "--resume"]);
+    expect(r.stdout.toString()).toMatch(/already there/);
+    expect(statSync(orphan, { throwIfNoEntry: false })).toBeUndefined();
   });
 
   it("rejects bad arguments with its usage (exit status 2)", async () => {

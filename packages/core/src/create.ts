@@ -5,6 +5,7 @@
 import {
   type ArrayMetadata,
   asZarrError,
+  describeJson,
   type ExtensionObject,
   type GroupMetadata,
   isJsonObject,
@@ -185,7 +186,7 @@ export async function createArray(store: Store, path: string, options: CreateArr
       try {
         fillJson = dataType.fillValueToJson(dataType.coerce(v));
       } catch (error) {
-        throw asZarrError(error, "INVALID_ARGUMENT", `Invalid fill value ${String(v)} for data type ${dataType.name}`);
+        throw asZarrError(error, "INVALID_ARGUMENT", `Invalid fill value (${describeJson(v)}) for data type ${dataType.name}`);
       }
     }
   }

@@ -1,7 +1,9 @@
 /**
  * `@zarr/core/extensions`: every built-in extension of @zarr/core as a value — all data
  * types (entries and classes), the `regular` and `rectilinear` chunk grids, the key
- * encodings and the `bytes` and `transpose` codecs — plus helpers the data types use.
+ * encodings and the `bytes` and `transpose` codecs — plus helpers the data types use, and
+ * the checks of hierarchy documents formats and writers need (consolidated keys, the
+ * incomplete-write marker).
  *
  * Registries hold all of them already (the rarely used ones load on first use); import
  * from here to use one directly (`rawBitsDataType.fromConfig(...)`, `instanceof
@@ -22,3 +24,5 @@ export { RectilinearChunkGrid, rectilinearChunkGrid } from "./rectilinear-grid.j
 export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
 export { bytesCodec } from "./codecs/bytes.js";
 export { transposeCodec } from "./codecs/transpose.js";
+export { isDescendantPath, validConsolidatedEntries } from "./consolidated-keys.js";
+export { INCOMPLETE_MARKER, incompleteMarkerKey, isIncompleteWrite } from "./incomplete-write.js";

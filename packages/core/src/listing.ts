@@ -3,10 +3,12 @@
  * walks below a group.
  */
 import { asZarrError, type GroupMetadata, isListable, type NodeMetadata, throwIfAborted, ZarrError } from "@zarr/spec";
+import { isDescendantPath } from "./consolidated-keys.js";
 import { readFormatEntry } from "./formats.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry } from "./node-format.js";
 import { ZarrGroup, type ZarrNode } from "./nodes.js";
+import { isIncompleteWrite } from "./incomplete-write.js";
 import { consolidatedBelow, entryToNodeAt, hasKeysUnder, IMPLICIT_GROUP, type OpenOptions } from "./open.js";
 import { joinPath, nodePrefix } from "./paths.js";
 
@@ -24,7 +26,8 @@ import { joinPath, nodePrefix } from "./paths.js";
 export async function listChildren(group: ZarrGroup, options: { signal?: AbortSignal } = {}): Promise<NodeEntry[]> {
   if (group.consolidated !== undefined) {
     const names = new Set<string>();
-    for (const rel of group.consolidated.keys()) names.add(rel.split("/")[0]);
+    // Formats build these maps from documents: keep only names a child can have.
+    for (const rel of group.consolidated.keys()) if (isDescendantPath(rel)) names.add(rel.split("/")[0]);
     return [...names].sort().map((name) => {
       const meta = group.consolidated?.get(name);
       return {
@@ -54,6 +57,7 @@ export async function listChildren(group: ZarrGroup, options: { signal?: AbortSi
   }
   const out: NodeEntry[] = [];
   for (const name of [...listing.prefixes].sort()) {
+    if (name.includes("/") || !isDescendantPath(name)) continue; // a store yielding "" or ".." names no child
     const path = joinPath(group.path, name);
     const meta = await readNodeMetadata(store, path, options.signal);
     if (meta !== undefined) {
@@ -62,7 +66,9 @@ export async function listChildren(group: ZarrGroup, options: { signal?: AbortSi
     }
     const other = await readFormatEntry(store, path, group.registry, options.signal);
     if (other !== undefined) out.push({ ...other, path, name });
-    else if (await hasKeysUnder(store, nodePrefix(path), options.signal)) {
+    else if (await isIncompleteWrite(store, path, options.signal)) {
+      // An interrupted write is no node (opening it says so): neither an array nor a group.
+    } else if (await hasKeysUnder(store, nodePrefix(path), options.signal)) {
       out.push({ path, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true });
     }
   }

@@ -50,7 +50,9 @@ async function nodeFromMetadata(
   // consolidated_metadata into nested groups of a consolidated hierarchy.
   let consolidated: ReadonlyMap<string, NodeMetadata> | undefined = inherited;
   if (metadata.consolidated_metadata && (inherited === undefined || inherited.size === 0)) {
-    consolidated = new Map(Object.entries(metadata.consolidated_metadata.metadata));
+    // Loaded only for consolidated groups: most opens never need it (bundle size).
+    const { validConsolidatedEntries } = await import("./consolidated-keys.js");
+    consolidated = validConsolidatedEntries(Object.entries(metadata.consolidated_metadata.metadata), metadataKey(path));
   }
   return new ZarrGroup(store, path, metadata, registry, consolidated, false, format?.zarrFormat ?? 3, format);
 }
@@ -125,6 +127,9 @@ export async function openEntry(
   const entry = await readFormatEntry(store, p, registry, options.signal);
   if (entry !== undefined) return entry;
   if (invalid !== undefined) throw invalid;
+  // Only on the way to "not found" (loaded then: the common paths never need it).
+  const { isIncompleteWrite, incompleteWriteError } = await import("./incomplete-write.js");
+  if (await isIncompleteWrite(store, p, options.signal)) throw incompleteWriteError(p);
   if (await hasKeysUnder(store, nodePrefix(p), options.signal)) {
     return { path: p, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true };
   }

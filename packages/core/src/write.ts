@@ -10,6 +10,7 @@ import {
   copyRegion,
   type DataArray,
   type DataType,
+  describeJson,
   type DimIndexer,
   fillRegion,
   fullSelection,
@@ -212,7 +213,7 @@ export async function set(
     try {
       scalar = dataType.coerce(value);
     } catch (error) {
-      throw asZarrError(error, "INVALID_ARGUMENT", `Cannot write ${String(value)} to a ${dataType.name} array`);
+      throw asZarrError(error, "INVALID_ARGUMENT", `Cannot write ${describeJson(value)} to a ${dataType.name} array`);
     }
   }
   const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;

@@ -12,5 +12,6 @@ it("the README examples run", () => {
   expect(outputs[3]).toContain('CODEC_UNKNOWN Codec "blosc" (at $.codecs[1] in "t/zarr.json") is not registered. Install the package');
   expect(outputs[3]).toContain("It is provided by @zarr/codec-blosc: install it");
   expect(outputs[4]).toContain("Infinity");
+  expect(outputs[4]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
   expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
 });

@@ -3,7 +3,6 @@
  * rename it over the target. rename(2) within one directory swaps the directory entry in
  * one step, so a reader opens either the old file or the new one, never a partial write.
  */
-import { randomBytes } from "node:crypto";
 import nodePath from "node:path";
 import { throwIfAborted } from "@zarr/spec";
 import {
@@ -18,19 +17,7 @@ import {
   unlink,
   writeFully,
 } from "./fs-calls.js";
-import { TEMP_SUFFIX } from "./key-paths.js";
-
-/** Code points of the target name kept in a temporary name (keeps it well under NAME_MAX). */
-const TEMP_NAME_KEEP = 48;
-
-/**
- * `.<name>.<random>.zarr-tmp`: hidden, recognisable by listings, unique per write, and
- * short enough even when `name` is already near the file-name length limit.
- */
-export function tempNameFor(name: string): string {
-  const kept = Array.from(name).slice(0, TEMP_NAME_KEEP).join("");
-  return `.${kept}.${randomBytes(8).toString("hex")}${TEMP_SUFFIX}`;
-}
+import { tempNameFor } from "./temp-files.js";
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {

@@ -5,12 +5,12 @@
 import nodePath from "node:path";
 import {
   asZarrError,
-  checkReadIntoRanges,
   type ByteRange,
+  checkReadIntoRanges,
   type DirListing,
   type ListableStore,
-  type ReadIntoRange,
   type ReadableStore,
+  type ReadIntoRange,
   type StoreRequestOptions,
   throwIfAborted,
   type VersionedBytes,
@@ -21,12 +21,14 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { writeFileAtomic } from "./atomic-write.js";
-import { errorCode, isMissing, lstat, readdir, removeTree, unlink } from "./fs-calls.js";
+import { errorCode, isMissing, lstat, READ_FLAGS, readdir, removeTree, unlink } from "./fs-calls.js";
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
+import { isRefusedLink, ReadContainment } from "./read-containment.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
 import { readFileIntoSync, readWholeFileIntoSync } from "./read-file-blocking.js";
 import { readFileVersioned } from "./versioned-read.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
+import { removeStaleTemps, type StaleTempOptions } from "./temp-files.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
 
 /** The module worker threads import for `workerStore`. */
@@ -57,7 +59,16 @@ export interface FileSystemStoreOptions {
    * other's read is in flight, which measured faster for large chunks and shards.)
    */
   blockingReads?: boolean;
+  /**
+   * Let reads and listings follow symbolic links that lead outside the root (a store that
+   * links in data kept elsewhere). Default `false`: reading such a key throws
+   * `KEY_INVALID` and listings skip such entries. Writes never go through them either way.
+   */
+  followSymlinks?: boolean;
 }
+
+/** A read of one file: its path, and the flags to open it with. */
+type FileRead<T> = (path: string, flags: number) => Promise<T | undefined>;
 
 /**
  * A local directory as a Zarr store: readable (with byte ranges), writable with atomic
@@ -87,6 +98,10 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   readonly durable: boolean;
   /** True when chunk reads use blocking system calls (see `FileSystemStoreOptions.blockingReads`). */
   readonly blockingReads: boolean;
+  /** True when reads and listings may follow links out of the root (see `FileSystemStoreOptions.followSymlinks`). */
+  readonly followSymlinks: boolean;
+  /** Checks reads against the real root; `undefined` with `followSymlinks`. */
+  readonly #containment: ReadContainment | undefined;
   /** The root's real path, once a write has created or found it. */
   #realRoot: Promise<string> | undefined;
 
@@ -102,6 +117,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     this.readOnly = options.readOnly ?? false;
     this.durable = options.durable ?? false;
     this.blockingReads = options.blockingReads ?? false;
+    this.followSymlinks = options.followSymlinks ?? false;
+    this.#containment = this.followSymlinks ? undefined : new ReadContainment(this.root);
   }
 
   /** Reads a whole value; `undefined` when there is no file at the key (or it is a directory). */
@@ -110,7 +127,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
     try {
-      return await readWholeFile(path, signal);
+      return await this.#readContained(key, path, (p, flags) => readWholeFile(p, signal, flags));
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }
@@ -125,7 +142,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
     try {
-      return await readFileRange(path, range, signal);
+      return await this.#readContained(key, path, (p, flags) => readFileRange(p, range, signal, flags));
     } catch (error) {
       throw this.#failed(error, `Failed to read a range of key ${JSON.stringify(key)}`, key);
     }
@@ -143,8 +160,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     try {
       // Large scatter reads still go to the thread pool, where several overlap.
       return this.blockingReads && end <= BLOCKING_READ_INTO_MAX
-        ? readFileIntoSync(path, ranges, end)
-        : await readFileInto(path, ranges, end, signal);
+        ? this.#readContainedSync(key, path, (p, flags) => readFileIntoSync(p, ranges, end, flags))
+        : await this.#readContained(key, path, (p, flags) => readFileInto(p, ranges, end, signal, flags));
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }
@@ -159,7 +176,9 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
     try {
-      return this.blockingReads ? readWholeFileIntoSync(path, spare) : await readWholeFileInto(path, spare, signal);
+      return this.blockingReads
+        ? this.#readContainedSync(key, path, (p, flags) => readWholeFileIntoSync(p, spare, flags))
+        : await this.#readContained(key, path, (p, flags) => readWholeFileInto(p, spare, signal, flags));
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }
@@ -189,7 +208,11 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
    * pass through the calling thread.
    */
   workerStore(): WorkerStoreRecipe {
-    return { moduleUrl: THIS_MODULE, exportName: "openFileSystemStore", args: [this.root, { readOnly: true }] };
+    return {
+      moduleUrl: THIS_MODULE,
+      exportName: "openFileSystemStore",
+      args: [this.root, { readOnly: true, followSymlinks: this.followSymlinks }],
+    };
   }
 
   /** Size in bytes of a value without reading it; `undefined` when the key is missing. */
@@ -197,7 +220,16 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(options?.signal);
     const path = keyToPath(this.root, key);
     try {
-      return await fileSize(path);
+      const containment = this.#containment;
+      if (containment === undefined) return (await fileSize(path)) as number | undefined;
+      if (!containment.resolveEveryPath) {
+        const dirInside = containment.checkDir(path, key);
+        if (dirInside !== true && !(await dirInside)) return undefined;
+        const size = await fileSize(path, false);
+        if (size !== "link") return size;
+      }
+      const real = await containment.resolveFile(path, key);
+      return real === undefined ? undefined : ((await fileSize(real)) as number | undefined);
     } catch (error) {
       throw this.#failed(error, `Failed to read the size of key ${JSON.stringify(key)}`, key);
     }
@@ -281,7 +313,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     const dirPath = prefixToPath(this.root, dirPrefix);
     const accept = namePrefix === "" ? undefined : (name: string) => name.startsWith(namePrefix);
     try {
-      const start = await startDir(dirPath);
+      const start = await startDir(this.root, dirPath, dirPrefix, this.followSymlinks);
       if (start === undefined) return;
       yield* walkKeys(start, dirPrefix, signal, accept);
     } catch (error) {
@@ -298,12 +330,73 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const dirPath = prefixToPath(this.root, prefix);
     try {
-      const start = await startDir(dirPath);
+      const start = await startDir(this.root, dirPath, prefix, this.followSymlinks);
       if (start === undefined) return { keys: [], prefixes: [] };
       return await listOneLevel(start, signal);
     } catch (error) {
       throw this.#failed(error, `Failed to list prefix ${JSON.stringify(prefix)}`, prefix);
     }
+  }
+
+  /**
+   * Removes the temporary files that interrupted writes (a killed process) left under
+   * `prefix` (`""`: the whole store; with `recursive: false` only the directory of
+   * `prefix` itself); resolves how many were removed. A temporary file
+   * counts as abandoned when it was written on this host by a process that no longer
+   * runs, or, whoever wrote it, when it is older than `maxAgeMs` (default one hour), so a
+   * concurrent writer's file about to be renamed into place is never taken away.
+   * Listings skip temporary files either way; this reclaims their space.
+   */
+  async removeStaleTempFiles(prefix = "", options: StaleTempOptions = {}): Promise<number> {
+    this.#assertWritable(prefix);
+    throwIfAborted(options.signal);
+    const dirPath = prefixToPath(this.root, prefix);
+    try {
+      const realRoot = await existingRealRoot(this.root);
+      if (realRoot === undefined) return 0;
+      const realDir = prefix === "" ? realRoot : await existingRealDir(realRoot, dirPath, prefix);
+      if (realDir === undefined) return 0;
+      return await removeStaleTemps(realDir, options);
+    } catch (error) {
+      throw this.#failed(error, `Failed to remove stale temporary files under ${JSON.stringify(prefix)}`, prefix);
+    }
+  }
+
+  /**
+   * Runs `read` on the file of `key` (lexical path `path`) after the containment check
+   * (see read-containment.ts): a key resolving outside the root throws `KEY_INVALID`.
+   */
+  async #readContained<T>(key: string, path: string, read: FileRead<T>): Promise<T | undefined> {
+    const containment = this.#containment;
+    if (containment === undefined) return read(path, READ_FLAGS);
+    if (!containment.resolveEveryPath) {
+      const dirInside = containment.checkDir(path, key);
+      if (dirInside !== true && !(await dirInside)) return undefined;
+      try {
+        return await read(path, containment.openFlags);
+      } catch (error) {
+        if (!isRefusedLink(error)) throw error;
+      }
+    }
+    // The last component is a link (or links cannot be refused at open): resolve this one path.
+    const real = await containment.resolveFile(path, key);
+    return real === undefined ? undefined : read(real, READ_FLAGS);
+  }
+
+  /** {@link #readContained} with blocking calls. */
+  #readContainedSync<T>(key: string, path: string, read: (path: string, flags: number) => T | undefined): T | undefined {
+    const containment = this.#containment;
+    if (containment === undefined) return read(path, READ_FLAGS);
+    if (!containment.resolveEveryPath) {
+      if (!containment.checkDirSync(path, key)) return undefined;
+      try {
+        return read(path, containment.openFlags);
+      } catch (error) {
+        if (!isRefusedLink(error)) throw error;
+      }
+    }
+    const real = containment.resolveFileSync(path, key);
+    return real === undefined ? undefined : read(real, READ_FLAGS);
   }
 
   #assertWritable(key: string): void {

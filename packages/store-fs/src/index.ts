@@ -2,5 +2,7 @@
  * @zarr/store-fs: a local directory as a Zarr store, with atomic writes, byte-range
  * reads and listings. Depends only on @zarr/spec.
  */
-export { FileSystemStore, type FileSystemStoreOptions, openFileSystemStore } from "./file-system-store.js";
+
 export { fileStoreEntry } from "./entry.js";
+export { FileSystemStore, type FileSystemStoreOptions, openFileSystemStore } from "./file-system-store.js";
+export type { StaleTempOptions } from "./temp-files.js";

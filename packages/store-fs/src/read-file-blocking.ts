@@ -10,10 +10,14 @@ import type { ReadIntoRange } from "@zarr/spec";
 import { allocExact, isNotAFile, READ_FLAGS, readFullySync, readvFullySync } from "./fs-calls.js";
 import { readvGroups } from "./read-file.js";
 
-function withReadableFileSync<T>(path: string, body: (fd: number, size: number) => T | undefined): T | undefined {
+function withReadableFileSync<T>(
+  path: string,
+  flags: number,
+  body: (fd: number, size: number) => T | undefined,
+): T | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(path, READ_FLAGS);
+    fd = fs.openSync(path, flags);
   } catch (error) {
     if (isNotAFile(error)) return undefined;
     throw error;
@@ -35,8 +39,8 @@ function withReadableFileSync<T>(path: string, body: (fd: number, size: number) 
 }
 
 /** {@link readWholeFileInto} of `read-file.ts`, blocking. */
-export function readWholeFileIntoSync(path: string, spare: Uint8Array): Uint8Array | undefined {
-  return withReadableFileSync(path, (fd, size) => {
+export function readWholeFileIntoSync(path: string, spare: Uint8Array, flags = READ_FLAGS): Uint8Array | undefined {
+  return withReadableFileSync(path, flags, (fd, size) => {
     const buffer = size <= spare.length ? spare.subarray(0, size) : allocExact(size);
     const got = readFullySync(fd, buffer, 0);
     // A file truncated by someone else after fstat gives a short read: keep what exists.
@@ -45,8 +49,13 @@ export function readWholeFileIntoSync(path: string, spare: Uint8Array): Uint8Arr
 }
 
 /** {@link readFileInto} of `read-file.ts`, blocking: the file size, without reading when the ranges do not fit. */
-export function readFileIntoSync(path: string, ranges: readonly ReadIntoRange[], end: number): number | undefined {
-  return withReadableFileSync(path, (fd, size) => {
+export function readFileIntoSync(
+  path: string,
+  ranges: readonly ReadIntoRange[],
+  end: number,
+  flags = READ_FLAGS,
+): number | undefined {
+  return withReadableFileSync(path, flags, (fd, size) => {
     if (end > size) return size;
     for (const { position, buffers } of readvGroups(ranges)) {
       // A file shortened by someone else meanwhile reads short: report its new size.

@@ -4,7 +4,7 @@
  * the path; other failures reject with the fs error for the caller to wrap.
  */
 import { type ByteRange, type ReadIntoRange, resolveByteRange, throwIfAborted } from "@zarr/spec";
-import { allocExact, closeQuietly, fstat, isMissing, isNotAFile, open, READ_FLAGS, readFully, readvFully, stat } from "./fs-calls.js";
+import { allocExact, closeQuietly, fstat, isMissing, isNotAFile, lstat, open, READ_FLAGS, readFully, readvFully, stat } from "./fs-calls.js";
 
 /**
  * Ranges with an explicit length up to this size are read without an `fstat` first (the
@@ -14,13 +14,17 @@ import { allocExact, closeQuietly, fstat, isMissing, isNotAFile, open, READ_FLAG
 const UNCHECKED_RANGE_LIMIT = 16 * 1024 * 1024;
 
 /**
- * Opens `path` read-only, runs `body` on the descriptor and closes it. Resolves
+ * Opens `path` with `flags` (read-only), runs `body` on the descriptor and closes it. Resolves
  * `undefined` when there is no regular file at `path`.
  */
-async function withReadableFile<T>(path: string, body: (fd: number) => Promise<T | undefined>): Promise<T | undefined> {
+async function withReadableFile<T>(
+  path: string,
+  flags: number,
+  body: (fd: number) => Promise<T | undefined>,
+): Promise<T | undefined> {
   let fd: number;
   try {
-    fd = await open(path, READ_FLAGS);
+    fd = await open(path, flags);
   } catch (error) {
     if (isNotAFile(error)) return undefined;
     throw error;
@@ -46,8 +50,8 @@ function trimmed(buffer: Uint8Array, length: number): Uint8Array {
  * exact-size buffer that owns its ArrayBuffer (byteOffset 0). A directory, FIFO or other
  * non-regular file counts as missing.
  */
-export function readWholeFile(path: string, signal?: AbortSignal): Promise<Uint8Array | undefined> {
-  return withReadableFile(path, async (fd) => {
+export function readWholeFile(path: string, signal?: AbortSignal, flags = READ_FLAGS): Promise<Uint8Array | undefined> {
+  return withReadableFile(path, flags, async (fd) => {
     const stats = await fstat(fd);
     if (!stats.isFile()) return undefined;
     throwIfAborted(signal);
@@ -61,8 +65,13 @@ export function readWholeFile(path: string, signal?: AbortSignal): Promise<Uint8
  * Reads a whole file into the start of `spare` when it fits (a view of it), else into an
  * exact-size buffer of its own, as {@link readWholeFile} does.
  */
-export function readWholeFileInto(path: string, spare: Uint8Array, signal?: AbortSignal): Promise<Uint8Array | undefined> {
-  return withReadableFile(path, async (fd) => {
+export function readWholeFileInto(
+  path: string,
+  spare: Uint8Array,
+  signal?: AbortSignal,
+  flags = READ_FLAGS,
+): Promise<Uint8Array | undefined> {
+  return withReadableFile(path, flags, async (fd) => {
     const stats = await fstat(fd);
     if (!stats.isFile()) return undefined;
     throwIfAborted(signal);
@@ -79,10 +88,15 @@ export function readWholeFileInto(path: string, spare: Uint8Array, signal?: Abor
  * HTTP range request (past the end → empty). Suffix ranges, open-ended ranges, empty
  * ranges and very long ranges take the size (and regular-file check) from `fstat` first.
  */
-export function readFileRange(path: string, range: ByteRange, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+export function readFileRange(
+  path: string,
+  range: ByteRange,
+  signal?: AbortSignal,
+  flags = READ_FLAGS,
+): Promise<Uint8Array | undefined> {
   // Validate before touching the file: bad numbers are the caller's error, not a missing key.
   resolveByteRange(range, Number.MAX_SAFE_INTEGER);
-  return withReadableFile(path, async (fd) => {
+  return withReadableFile(path, flags, async (fd) => {
     let start: number;
     let length: number;
     if ("offset" in range && range.length !== undefined && range.length > 0 && range.length <= UNCHECKED_RANGE_LIMIT) {
@@ -101,10 +115,15 @@ export function readFileRange(path: string, range: ByteRange, signal?: AbortSign
   });
 }
 
-/** Size in bytes of the regular file at `path` (symlinks followed), or `undefined`. */
-export async function fileSize(path: string): Promise<number | undefined> {
+/**
+ * Size in bytes of the regular file at `path`, or `undefined`. Symbolic links are
+ * followed; with `followLinks: false` a link is reported as `"link"` for the caller to
+ * resolve and check.
+ */
+export async function fileSize(path: string, followLinks = true): Promise<number | "link" | undefined> {
   try {
-    const stats = await stat(path);
+    const stats = followLinks ? await stat(path) : await lstat(path);
+    if (stats.isSymbolicLink()) return "link";
     return stats.isFile() ? stats.size : undefined;
   } catch (error) {
     if (isMissing(error)) return undefined;
@@ -146,8 +165,9 @@ export function readFileInto(
   ranges: readonly ReadIntoRange[],
   end: number,
   signal?: AbortSignal,
+  flags = READ_FLAGS,
 ): Promise<number | undefined> {
-  return withReadableFile(path, async (fd) => {
+  return withReadableFile(path, flags, async (fd) => {
     const stats = await fstat(fd);
     if (!stats.isFile()) return undefined;
     if (end > stats.size) return stats.size;

@@ -1,14 +1,22 @@
 /**
  * Directory walking for listings. Keys are regular files (or links to them) whose names
- * can be key segments, minus temporary files of in-progress writes. Links to directories
- * are followed, with a guard that refuses a link leading back to a directory already on
- * the walk's path, so a link cycle can never make a listing loop forever.
+ * can be key segments, minus temporary files of in-progress writes. Links are followed
+ * when they stay inside the store's real root (or always, with `followSymlinks`); links
+ * to directories are followed with a guard that refuses a link leading back to a
+ * directory already on the walk's path, so a link cycle can never make a listing loop.
  */
 import type { Dirent } from "node:fs";
 import nodePath from "node:path";
 import { mapConcurrent, throwIfAborted } from "@zarr/spec";
 import { isMissing, opendir, readdir, realpath, stat } from "./fs-calls.js";
 import { isInside, isKeySegment, isTempName } from "./key-paths.js";
+import { escapesRoot } from "./read-containment.js";
+
+/** Where a walk may go: links leaving `realRoot` are skipped unless `followSymlinks`. */
+export interface WalkScope {
+  readonly realRoot: string;
+  readonly followSymlinks: boolean;
+}
 
 /** A directory being walked: where to read it, its real path, and its walk ancestry. */
 export interface WalkDir {
@@ -17,31 +25,50 @@ export interface WalkDir {
   /** Its real path, for the cycle guard. */
   readonly real: string;
   readonly parent: WalkDir | undefined;
+  readonly scope: WalkScope;
 }
 
 /** Directories probed in parallel by `listDir` when checking which children hold keys. */
 const PROBE_CONCURRENCY = 16;
 
-/** The walk's starting directory, or `undefined` when it does not exist. */
-export async function startDir(path: string): Promise<WalkDir | undefined> {
+/**
+ * The walk's starting directory (the directory of `prefix` under `root`), or `undefined`
+ * when it (or the root) does not exist. Throws `KEY_INVALID` naming `prefix` when it
+ * resolves outside the root and links may not be followed there.
+ */
+export async function startDir(
+  root: string,
+  path: string,
+  prefix: string,
+  followSymlinks: boolean,
+): Promise<WalkDir | undefined> {
+  let real: string;
+  let realRoot: string;
   try {
+    realRoot = await realpath(root);
     // A file here is caught later: reading it as a directory fails with ENOTDIR (= empty).
-    return { path, real: await realpath(path), parent: undefined };
+    real = path === root ? realRoot : await realpath(path);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
+  if (!followSymlinks && !isInside(realRoot, real)) throw escapesRoot(prefix);
+  return { path, real, parent: undefined, scope: { realRoot, followSymlinks } };
 }
 
 type EntryKind = "key" | "dir" | "skip";
 
-/** Classifies an entry, following links; broken links and special files are skipped. */
-async function entryKind(entry: Dirent, fullPath: string): Promise<EntryKind> {
+/**
+ * Classifies an entry of `dir`, following links that stay in scope; broken links, links
+ * out of the root (unless followed) and special files are skipped.
+ */
+async function entryKind(dir: WalkDir, entry: Dirent, fullPath: string): Promise<EntryKind> {
   if (!isKeySegment(entry.name)) return "skip";
   if (entry.isFile()) return isTempName(entry.name) ? "skip" : "key";
   if (entry.isDirectory()) return "dir";
   if (!entry.isSymbolicLink()) return "skip";
   try {
+    if (!dir.scope.followSymlinks && !isInside(dir.scope.realRoot, await realpath(fullPath))) return "skip";
     const target = await stat(fullPath);
     if (target.isFile()) return isTempName(entry.name) ? "skip" : "key";
     return target.isDirectory() ? "dir" : "skip";
@@ -53,7 +80,7 @@ async function entryKind(entry: Dirent, fullPath: string): Promise<EntryKind> {
 /** The child directory to descend into, or `undefined` for a link that would cycle. */
 async function childDir(parent: WalkDir, entry: Dirent, fullPath: string): Promise<WalkDir | undefined> {
   if (!entry.isSymbolicLink()) {
-    return { path: fullPath, real: nodePath.join(parent.real, entry.name), parent };
+    return { path: fullPath, real: nodePath.join(parent.real, entry.name), parent, scope: parent.scope };
   }
   let real: string;
   try {
@@ -65,7 +92,7 @@ async function childDir(parent: WalkDir, entry: Dirent, fullPath: string): Promi
   for (let node: WalkDir | undefined = parent; node !== undefined; node = node.parent) {
     if (isInside(real, node.real)) return undefined;
   }
-  return { path: fullPath, real, parent };
+  return { path: fullPath, real, parent, scope: parent.scope };
 }
 
 /** Directory entries sorted by name, or `[]` when the directory is missing. */
@@ -95,7 +122,7 @@ export async function* walkKeys(
     throwIfAborted(signal);
     if (acceptName !== undefined && !acceptName(entry.name)) continue;
     const fullPath = nodePath.join(dir.path, entry.name);
-    const kind = await entryKind(entry, fullPath);
+    const kind = await entryKind(dir, entry, fullPath);
     if (kind === "key") {
       yield keyPrefix + entry.name;
     } else if (kind === "dir") {
@@ -118,7 +145,7 @@ async function holdsAnyKey(dir: WalkDir, signal: AbortSignal | undefined): Promi
   // Breaking out of (or returning from) the loop closes the directory handle.
   for await (const entry of handle) {
     const fullPath = nodePath.join(dir.path, entry.name);
-    const kind = await entryKind(entry, fullPath);
+    const kind = await entryKind(dir, entry, fullPath);
     if (kind === "key") return true;
     if (kind === "dir") {
       const child = await childDir(dir, entry, fullPath);
@@ -142,7 +169,7 @@ export async function listOneLevel(
   const candidateNames: string[] = [];
   for (const entry of await sortedEntries(dir.path)) {
     const fullPath = nodePath.join(dir.path, entry.name);
-    const kind = await entryKind(entry, fullPath);
+    const kind = await entryKind(dir, entry, fullPath);
     if (kind === "key") {
       keys.push(entry.name);
     } else if (kind === "dir") {

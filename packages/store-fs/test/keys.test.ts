@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isInside, keyToPath, prefixToPath, splitStringPrefix } from "../src/key-paths.js";
 import { FileSystemStore } from "../src/index.js";
+import { isInside, keyToPath, prefixToPath, splitStringPrefix } from "../src/key-paths.js";
 import { collect, filesOnDisk, freshRoot, rejectsWith, tempDir, text, utf8 } from "./helpers.js";
 
 /** Keys that must never reach the file system. */
@@ -136,10 +136,56 @@ describe("symbolic links pointing outside the root", () => {
     expect(fs.existsSync(path.join(outside, "secret"))).toBe(true);
   });
 
-  it("reads follow links (documented): a store may link in data kept elsewhere", async () => {
+  it("reads through them are refused by every read method (KEY_INVALID)", async () => {
     const { store } = setup();
+    for (const key of ["evil/secret", "evil/sub/deep", "group/secret-link"]) {
+      await rejectsWith(store.get(key), "KEY_INVALID");
+      await rejectsWith(store.getRange(key, { offset: 0, length: 2 }), "KEY_INVALID");
+      await rejectsWith(store.getSize(key), "KEY_INVALID");
+      await rejectsWith(store.readInto(key, [{ offset: 0, target: new Uint8Array(2) }]), "KEY_INVALID");
+      await rejectsWith(store.getInto(key, new Uint8Array(16)), "KEY_INVALID");
+    }
+    // Missing keys below an escaping link are refused too, not reported missing.
+    await rejectsWith(store.get("evil/nothing-here"), "KEY_INVALID");
+  });
+
+  it("blocking reads refuse them too", async () => {
+    const { root } = setup();
+    const store = new FileSystemStore(root, { blockingReads: true, readOnly: true });
+    await rejectsWith(store.getInto("evil/secret", new Uint8Array(16)), "KEY_INVALID");
+    await rejectsWith(store.getInto("group/secret-link", new Uint8Array(16)), "KEY_INVALID");
+    await rejectsWith(store.readInto("group/secret-link", [{ offset: 0, target: new Uint8Array(2) }]), "KEY_INVALID");
+  });
+
+  it("a refused read does not poison later reads of keys inside the root", async () => {
+    const { store } = setup();
+    await store.set("group/inside", utf8("in"));
+    await rejectsWith(store.get("group/secret-link"), "KEY_INVALID");
+    expect(text(await store.get("group/inside"))).toBe("in");
+    expect(text(await store.getInto("group/inside", new Uint8Array(8)))).toBe("in");
+  });
+
+  it("links that stay inside the root are followed by reads", async () => {
+    const { root, store } = setup();
+    await store.set("data/real", utf8("real"));
+    fs.symlinkSync(path.join(root, "data", "real"), path.join(root, "group", "alias"));
+    fs.symlinkSync(path.join(root, "data"), path.join(root, "data-alias"));
+    expect(text(await store.get("group/alias"))).toBe("real");
+    expect(await store.getSize("group/alias")).toBe(4);
+    expect(text(await store.get("data-alias/real"))).toBe("real");
+    const blocking = new FileSystemStore(root, { blockingReads: true });
+    expect(text(await blocking.getInto("group/alias", new Uint8Array(8)))).toBe("real");
+  });
+
+  it("followSymlinks: true lets reads follow them (a store that links in data kept elsewhere)", async () => {
+    const { root } = setup();
+    const store = new FileSystemStore(root, { followSymlinks: true });
     expect(text(await store.get("evil/secret"))).toBe("secret");
     expect(text(await store.get("group/secret-link"))).toBe("secret");
+    expect(await store.getSize("evil/sub/deep")).toBe(4);
+    expect(store.workerStore().args[1]).toEqual({ readOnly: true, followSymlinks: true });
+    // Writes stay refused.
+    await rejectsWith(store.set("evil/new", utf8("x")), "KEY_INVALID");
   });
 
   it("a root that is itself a link works normally", async () => {

@@ -128,8 +128,23 @@ describe("temporary files", () => {
 });
 
 describe("symbolic links in listings", () => {
-  it("follows links to files and directories, and stops at cycles", async () => {
+  it("skips links leading out of the root by default", async () => {
     const { root, store } = await populated();
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, "marker"), "m");
+    fs.symlinkSync(outside, path.join(root, "escape"));
+    fs.symlinkSync(path.join(outside, "marker"), path.join(root, "a", "marker-link"));
+    fs.symlinkSync(path.join(root, "v2"), path.join(root, "v2-alias")); // inside: followed
+    expect(await collect(store.list())).toEqual([...KEYS, "v2-alias/.zarray", "v2-alias/.zattrs", "v2-alias/0.0"].sort());
+    expect((await store.listDir("")).prefixes).not.toContain("escape");
+    expect((await store.listDir("a/")).keys).not.toContain("marker-link");
+    await rejectsWith(store.listDir("escape/"), "KEY_INVALID");
+    await rejectsWith(collect(store.listPrefix("escape/")), "KEY_INVALID");
+  });
+
+  it("follows links to files and directories with followSymlinks, and stops at cycles", async () => {
+    const { root } = await populated();
+    const store = new FileSystemStore(root, { followSymlinks: true });
     const outside = tempDir();
     fs.writeFileSync(path.join(outside, "shared.bin"), "s");
     fs.symlinkSync(path.join(outside, "shared.bin"), path.join(root, "a", "link.bin"));
@@ -144,9 +159,9 @@ describe("symbolic links in listings", () => {
     expect(await store.get("v2-alias/.zarray")).toEqual(utf8("v2/.zarray"));
   });
 
-  it("stops at a cycle made of two links outside the root", async () => {
+  it("stops at a cycle made of two links outside the root (followSymlinks)", async () => {
     const root = tempDir();
-    const store = new FileSystemStore(root);
+    const store = new FileSystemStore(root, { followSymlinks: true });
     await store.set("k", utf8("k"));
     const a = tempDir();
     const b = tempDir();

@@ -62,7 +62,8 @@ export function numcodecsId(name: string): string {
 }
 
 async function kindOf(id: string, registry: Registry): Promise<CodecKind | undefined> {
-  const known = KNOWN_KINDS[id];
+  // Own properties only: an id such as "constructor" must not find Object.prototype's.
+  const known = Object.hasOwn(KNOWN_KINDS, id) ? KNOWN_KINDS[id] : undefined;
   if (known !== undefined) return known;
   for (const name of [`numcodecs.${id}`, id]) {
     if (!registry.has("codec", name)) continue;
@@ -162,7 +163,7 @@ export async function v2CodecsToV3(
         throw new ZarrError("UNSUPPORTED", `The object codec "${id}" of ${where} comes after another serializing filter`);
       }
       serializer = { name: v3CodecName(id), configuration: v3Configuration(id, filter, 1) };
-      objectType = OBJECT_TYPES[id];
+      objectType = Object.hasOwn(OBJECT_TYPES, id) ? OBJECT_TYPES[id] : undefined;
       typesize = 1;
       continue;
     }

@@ -99,7 +99,8 @@ const MAX_NESTING = 32;
  * such as `"int16"`); `undefined` when it is not one.
  */
 export function parseTypestr(text: string): SimpleDtype | undefined {
-  const named = NAMED[text];
+  // Own properties only: a dtype such as "constructor" must not find Object.prototype's.
+  const named = Object.hasOwn(NAMED, text) ? NAMED[text] : undefined;
   if (named !== undefined) text = named;
   const m = /^([<>|=]?)([biufcMmSUVO])(\d*)(?:\[(\d*)([A-Za-zμ]+)\])?$/.exec(text);
   if (m === null) return undefined;
@@ -112,7 +113,7 @@ export function parseTypestr(text: string): SimpleDtype | undefined {
   }
   const size = sizeText === "" ? (kind === "b" ? 1 : 8) : Number(sizeText);
   if (!Number.isSafeInteger(size)) return undefined;
-  if (kind in NUMERIC_SIZES) {
+  if (Object.hasOwn(NUMERIC_SIZES, kind)) {
     if (!NUMERIC_SIZES[kind].includes(size)) return undefined;
     if (size === 1) order = "|";
   } else if (kind === "S" || kind === "V") {

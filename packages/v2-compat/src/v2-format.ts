@@ -34,6 +34,7 @@ import {
   type Registry,
   ZarrGroup,
 } from "@zarr/core";
+import { isDescendantPath } from "@zarr/core/extensions";
 import {
   type ConsolidatedMetadataV2,
   parseAttributesV2,
@@ -81,6 +82,10 @@ async function consolidatedModel(doc: ConsolidatedMetadataV2, key: string, regis
     const rel = slash < 0 ? "" : k.slice(0, slash);
     const file = k.slice(slash + 1);
     if (rel === "" || (file !== ZARRAY && file !== ZGROUP && file !== ZATTRS)) continue;
+    if (!isDescendantPath(rel)) {
+      console.warn(`zarr: skipping the consolidated metadata entry ${JSON.stringify(k)} in "${key}": not a relative node path`);
+      continue;
+    }
     const node = byNode.get(rel) ?? {};
     if (file === ZARRAY) node.zarray = v;
     else if (file === ZGROUP) node.zgroup = v;

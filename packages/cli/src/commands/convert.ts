@@ -7,6 +7,7 @@ import { terminalProgress } from "../progress.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+import { printable } from "../printable.js";
 
 /** Runs `zarr convert`. */
 export async function convertCommand(args: string[], io: CliIO): Promise<void> {
@@ -52,7 +53,7 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(
       `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}\n`,
     );
-    for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${a.path}: ${a.note}\n`);
+    for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${printable(a.path)}: ${printable(a.note)}\n`);
   } finally {
     process.off("SIGINT", onSignal);
   }

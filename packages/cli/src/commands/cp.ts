@@ -5,6 +5,7 @@ import { isListable, type Store, ZarrError } from "@zarr/spec";
 import { CountingStore, copy } from "@zarr/store-utils";
 import { writeZipFile } from "@zarr/store-zip/node";
 import type { CliIO } from "../cli-io.js";
+import { removeStaleTempFiles } from "../interrupted-put.js";
 import { terminalProgress } from "../progress.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../usage.js";
@@ -84,6 +85,8 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
       return;
     }
     const destination = await openStoreArg(dstArg, { writable: true });
+    // Temporary files left by writers killed earlier (an interrupted cp among them).
+    await removeStaleTempFiles(destination, "");
     const result = await copy(source, destination, {
       concurrency,
       resume: values.resume === true,

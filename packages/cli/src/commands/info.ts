@@ -7,6 +7,7 @@ import { bytesText, dataTypeText, shapeText } from "../format.js";
 import { compactJson } from "../json-text.js";
 import { findNode } from "../listing.js";
 import { cliRegistry } from "../registry.js";
+import { printable, printableJson } from "../printable.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
 
@@ -67,9 +68,9 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
   const path = normalizePath(positionals[1] ?? "");
   const store = await openStoreArg(positionals[0], { writable: false });
   const description = await describeNode(store, await findNode(store, path), cliRegistry());
-  if (values.json) await io.write(`${stringifyJson(description, 2)}\n`);
+  if (values.json) await io.write(`${printableJson(stringifyJson(description, 2))}\n`);
   else {
     const lines = description.node_type === "array" ? arrayText(description) : groupText(description);
-    await io.write(`${lines.join("\n")}\n`);
+    await io.write(`${lines.map(printable).join("\n")}\n`);
   }
 }

@@ -1,20 +1,38 @@
-/** `zarr put STORE PATH --from FILE.npy [options]`. */
-import { readFile } from "node:fs/promises";
+/**
+ * `zarr put STORE PATH --from FILE.npy [options]`. The array's metadata is written last
+ * (metadata-last.ts), with a marker recording the put until then (interrupted-put.ts), so
+ * an interrupted put never reads back as an array of fill values and `--resume` can
+ * finish it.
+ */
 import {
   type CreateArrayOptions,
   createArray,
   deleteNode,
   type ExtensionLike,
+  exists,
   normalizePath,
   type Registry,
   set,
+  type ZarrArray,
 } from "@zarr/core";
-import { type DataType, isJsonObject, type JsonValue, MetadataError, ZarrError } from "@zarr/spec";
+import { type DataType, isJsonObject, type JsonValue, MetadataError, type Store, ZarrError } from "@zarr/spec";
 import { type CodecConfigV2, createArrayV2, dataTypeToDtype } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
 import { convertData } from "../convert.js";
 import { dataTypeText, shapeText } from "../format.js";
+import {
+  metadataTexts,
+  type PutRecord,
+  readPutRecord,
+  removePutRecord,
+  removeStaleTempFiles,
+  sameMetadata,
+  writePutRecord,
+} from "../interrupted-put.js";
+import { MetadataLastStore } from "../metadata-last.js";
 import { decodeNpy } from "../npy.js";
+import { readNpyInput } from "../npy-input.js";
+import { printable } from "../printable.js";
 import {
   parseAttrsOption,
   parseChunksOption,
@@ -41,15 +59,6 @@ function defaultCodecs(dataType: DataType, registry: Registry): ExtensionLike[] 
   return chain;
 }
 
-async function readInput(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
-    throw new ZarrError("INVALID_ARGUMENT", `Cannot read "${file}": ${why}`, { cause: error });
-  }
-}
 
 /** `--compressor`: a numcodecs configuration (`{"id": "zstd", "level": 3}`) or `null`. */
 function parseCompressorOption(text: string): CodecConfigV2 | null {
@@ -93,6 +102,19 @@ function v2Options(values: Record<string, string | boolean | undefined>) {
   };
 }
 
+/**
+ * What is at PATH before the put: nothing, a complete node, or an interrupted put (its
+ * record, and whether its metadata made it before the kill).
+ */
+async function findPrevious(store: Store, path: string): Promise<{ record: PutRecord | undefined; hasMetadata: boolean }> {
+  const record = await readPutRecord(store, path);
+  if (record === undefined) return { record, hasMetadata: false };
+  // The document that makes the node (zarr.json, or .zarray) is the last one written.
+  const nodeKey = Object.keys(record.metadata).find((key) => key.endsWith("zarr.json") || key.endsWith(".zarray"));
+  const hasMetadata = nodeKey !== undefined && (await store.get(nodeKey)) !== undefined;
+  return { record, hasMetadata };
+}
+
 /** Runs `zarr put`. */
 export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const { values, positionals } = parseCommandArgs("put", args, {
@@ -104,6 +126,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
     attrs: { type: "string" },
     "data-type": { type: "string" },
     overwrite: { type: "boolean" },
+    resume: { type: "boolean" },
     "zarr-format": { type: "string" },
     compressor: { type: "string" },
     filters: { type: "string" },
@@ -117,7 +140,9 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   }
   expectPositionals("put", positionals, 2, 2);
   if (values.from === undefined) throw new UsageError("--from FILE.npy is required", "put");
-  // Check every argument before touching the input file or the store.
+  if (values.resume && values.overwrite) throw new UsageError("--resume finishes an interrupted put; it cannot be combined with --overwrite", "put");
+  // Check every argument before touching the input file or the store. PATH is a node path
+  // inside the store: a leading "/" means the store's root, as in zarr-python.
   const path = normalizePath(positionals[1]);
   const chunks = values.chunks === undefined ? {} : parseChunksOption(values.chunks);
   const codecs = values.codecs === undefined ? undefined : parseCodecsOption(values.codecs);
@@ -130,7 +155,8 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const poolSize = workerCount("put", values.workers);
   if (v2 !== undefined && "chunkGrid" in chunks) throw new UsageError("Zarr v2 has regular chunks only (--chunks 10,10)", "put");
   const registry = cliRegistry();
-  const npy = await decodeNpy(await readInput(values.from), values.from, registry);
+  const input = await readNpyInput(values.from);
+  const npy = await decodeNpy(input.bytes, values.from, registry);
   let dataType: DataType = npy.dataType;
   if (dataTypeOption !== undefined) {
     try {
@@ -146,21 +172,52 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   const data = convertData(npy, dataType, values.from);
 
   const store = await openStoreArg(positionals[0], { writable: true });
-  /** Writes the values (with the worker pool), deleting the new array again if that fails. */
-  const writeValues = async (array: Parameters<typeof set>[0]) => {
-    try {
-      await withWorkerPool(poolSize, (workers) => set(array, null, { data, shape: npy.shape }, { workers }));
-    } catch (error) {
-      // Do not leave a half-written array behind.
-      await deleteNode(store, path).catch(() => undefined);
-      throw error;
+  const shown = printable(path === "" ? "/" : path);
+  // Temporary files of writers killed earlier (never a live writer's: see store-fs).
+  await removeStaleTempFiles(store, path);
+  const previous = await findPrevious(store, path);
+  if (values.resume && previous.record === undefined) {
+    if (await exists(store, path)) {
+      // Killed after the put finished (or never interrupted): there is nothing left to do.
+      await io.write(`Nothing to resume: "${shown}" is complete (no interrupted put is recorded there)\n`);
+      return;
     }
-  };
+    // Killed before the put wrote anything: resuming is putting.
+  }
+  if (values.resume && previous.record !== undefined) {
+    if (previous.record.sha256 !== input.sha256) {
+      throw new ZarrError(
+        "INVALID_ARGUMENT",
+        `Cannot resume the put at "${shown}": "${values.from}" is not the input of the interrupted put (its SHA-256 differs)`,
+      );
+    }
+    if (previous.hasMetadata) {
+      // Killed after the metadata was written: every chunk was in place.
+      await removePutRecord(store, path);
+      await io.write(`Resumed "${shown}": it was already complete\n`);
+      return;
+    }
+  } else if (previous.record !== undefined) {
+    if (!values.overwrite) {
+      throw new ZarrError(
+        "NODE_EXISTS",
+        `"${shown}" holds an interrupted put: finish it with --resume (same input and options), or replace it with --overwrite`,
+      );
+    }
+    await deleteNode(store, path);
+  }
+
+  const resuming = values.resume === true && previous.record !== undefined;
+  const target = new MetadataLastStore(store, path, { skipUnchanged: resuming, hideExistingKeys: resuming });
+  const overwrite = values.overwrite ?? false;
+  let array: ZarrArray;
+  let description: string;
+  let typeText: string;
   if (v2 !== undefined) {
     // Zarr v2: the .npy dtype as it is (a --data-type in the .npy file's byte order).
     const dtype: JsonValue =
       dataTypeOption === undefined ? npy.descr : dataTypeToDtype(dataType.toJSON() as JsonValue, npy.descr.startsWith(">") ? "big" : "little");
-    const array = await createArrayV2(store, path, {
+    array = await createArrayV2(target, path, {
       shape: npy.shape,
       dtype,
       ...(dataTypeOption === undefined ? {} : { dataType: dataType.toJSON() }),
@@ -172,29 +229,46 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
       ...(fillValue === undefined ? {} : { fillValue }),
       ...(dimensionNames === undefined ? {} : { dimensionNames: dimensionNames.map((n) => n ?? "") }),
       ...(attributes === undefined ? {} : { attributes }),
-      overwrite: values.overwrite ?? false,
+      overwrite,
       registry,
     });
-    await writeValues(array);
-    const count = array.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
-    await io.write(`Created Zarr v2 array "/${path}": shape ${shapeText(npy.shape)}, dtype ${JSON.stringify(dtype)}, ${count} chunks\n`);
-    return;
+    description = `Zarr v2 array "${shown}"`;
+    typeText = `dtype ${JSON.stringify(dtype)}`;
+  } else {
+    const options: CreateArrayOptions = {
+      shape: npy.shape,
+      dataType: dataType.toJSON(),
+      registry,
+      ...chunks,
+      codecs: codecs ?? defaultCodecs(dataType, registry),
+      ...(fillValue === undefined ? {} : { fillValue }),
+      ...(dimensionNames === undefined ? {} : { dimensionNames }),
+      ...(attributes === undefined ? {} : { attributes }),
+      overwrite,
+    };
+    array = await createArray(target, path, options);
+    description = `array "${shown}"`;
+    typeText = `data type ${dataTypeText(array.metadata.data_type)}`;
   }
-  const options: CreateArrayOptions = {
-    shape: npy.shape,
-    dataType: dataType.toJSON(),
-    registry,
-    ...chunks,
-    codecs: codecs ?? defaultCodecs(dataType, registry),
-    ...(fillValue === undefined ? {} : { fillValue }),
-    ...(dimensionNames === undefined ? {} : { dimensionNames }),
-    ...(attributes === undefined ? {} : { attributes }),
-    overwrite: values.overwrite ?? false,
-  };
-  const array = await createArray(store, path, options);
-  await writeValues(array);
-  const gridSize = array.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
-  await io.write(
-    `Created array "/${path}": shape ${shapeText(npy.shape)}, data type ${dataTypeText(array.metadata.data_type)}, ${gridSize} chunks\n`,
-  );
+
+  const metadata = metadataTexts(target.held());
+  if (resuming && !sameMetadata((previous.record as PutRecord).metadata, metadata)) {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `Cannot resume the put at "${shown}": the options differ from the interrupted put's (give the same options, or start again with --overwrite)`,
+    );
+  }
+  if (!resuming) await writePutRecord(store, path, { sha256: input.sha256, metadata });
+  try {
+    await withWorkerPool(poolSize, (workers) => set(array, null, { data, shape: npy.shape }, { workers }));
+    await target.flush();
+    await removePutRecord(store, path);
+  } catch (error) {
+    // A failed put (not a killed one) leaves nothing behind; a resume keeps what it had.
+    if (!resuming) await deleteNode(store, path).catch(() => undefined);
+    throw error;
+  }
+  const count = array.chunkGrid.gridShape.reduce((a, b) => a * b, 1);
+  const resumed = resuming ? ` (resumed: ${target.skipped} chunks were already in place, ${target.written} written)` : "";
+  await io.write(`Created ${description} in ${printable(positionals[0])}: shape ${shapeText(npy.shape)}, ${typeText}, ${count} chunks${resumed}\n`);
 }

@@ -4,6 +4,7 @@ import { type JsonObject, type Store, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
 import { dataTypeText, shapeText } from "../format.js";
 import { findNode, type ListedNode, listChildren } from "../listing.js";
+import { printable } from "../printable.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
 
@@ -57,5 +58,5 @@ export async function treeCommand(args: string[], io: CliIO): Promise<void> {
   }
   const lines = [nodeLabel(root, `/${path}`)];
   await writeChildren(store, root, "", lines);
-  await io.write(`${lines.join("\n")}\n`);
+  await io.write(`${lines.map(printable).join("\n")}\n`);
 }

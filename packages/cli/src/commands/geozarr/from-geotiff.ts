@@ -9,6 +9,7 @@ import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { bar, fmt, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
+import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
 export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
@@ -79,6 +80,6 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
       lines.push(`  levels:     ${result.pyramid.levels.map((l) => `${l.asset} ${l.shape[0]}×${l.shape[1]}`).join(", ")}`);
     }
     for (const w of result.warnings) lines.push(`warning: ${w}`);
-    await io.write(`${lines.join("\n")}\n`);
+    await io.write(`${lines.map(printable).join("\n")}\n`);
   });
 }

@@ -4,6 +4,7 @@ import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
 import { fmt, loadForReading } from "./shared.js";
+import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr info STORE [PATH]`. */
 export async function infoCommand(args: string[], io: CliIO): Promise<void> {
@@ -53,6 +54,6 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
   }
   if (multiscales.length === 0 && datasets.length === 0) lines.push("No GeoZarr Dataset or Multiscale Dataset here.");
   lines.push(`validation:     ${report.valid ? "valid" : "NOT valid"} (${report.counts.error} error(s), ${report.counts.warning} warning(s)); run "zarr geozarr validate" for details`);
-  await io.write(`${lines.join("\n")}\n`);
+  await io.write(`${lines.map(printable).join("\n")}\n`);
 }
 

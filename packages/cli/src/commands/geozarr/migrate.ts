@@ -8,6 +8,7 @@ import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
 import { parseConventionsOption } from "./shared.js";
+import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]`. */
 export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
@@ -39,6 +40,6 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
   for (const n of report.notes) lines.push(`note: ${n}`);
   const v = report.validation;
   lines.push(`after migration: ${v.valid ? "valid" : "NOT valid"} (${v.counts.error} error(s), ${v.counts.warning} warning(s))`);
-  await io.write(`${lines.join("\n")}\n`);
+  await io.write(`${lines.map(printable).join("\n")}\n`);
 }
 

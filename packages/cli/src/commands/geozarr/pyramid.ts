@@ -7,6 +7,7 @@ import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { bar, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
+import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr pyramid SRC DST`. */
 export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
@@ -70,7 +71,7 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
       lines.push(`  ${l.asset.padEnd(6)} ${l.shape[0]}×${l.shape[1]}  ×${l.cumulative}  chunks ${l.chunkShape.join("×")}${l.shardShape ? ` shards ${l.shardShape.join("×")}` : ""}`);
     }
     lines.push(`  resampling: ${result.variables.map((v) => `${v.name}=${v.resampling}${v.nodata === undefined ? "" : ` (nodata ${v.nodata})`}`).join(", ")}`);
-    await io.write(`${lines.join("\n")}\n`);
+    await io.write(`${lines.map(printable).join("\n")}\n`);
   });
 }
 

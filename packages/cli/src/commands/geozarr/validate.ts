@@ -4,6 +4,7 @@ import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { loadForReading } from "./shared.js";
+import { printable } from "../../printable.js";
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -58,7 +59,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<void> 
   }
   expectPositionals("geozarr", positionals, 1, 2);
   const min = (values["min-severity"] ?? "info") as Severity;
-  if (!(min in SEVERITY_ORDER)) throw new UsageError(`--min-severity is error, warning or info, not "${min}"`, "geozarr");
+  if (!Object.hasOwn(SEVERITY_ORDER, min)) throw new UsageError(`--min-severity is error, warning or info, not "${min}"`, "geozarr");
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
   if (tolerance !== undefined && !(tolerance > 0)) throw new UsageError(`--tolerance is a positive number, not "${values.tolerance}"`, "geozarr");
   const strict = values.strict === true;
@@ -86,7 +87,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<void> 
       for (const [k, n] of [...byRule].sort()) lines.push(`  ${String(n).padStart(5)}  ${k}`);
     }
     lines.push(summaryLine(report, strict));
-    await io.write(`${lines.join("\n")}\n`);
+    await io.write(`${lines.map(printable).join("\n")}\n`);
   }
   if (!report.valid) throw new ZarrError("METADATA_INVALID", `${report.counts.error} GeoZarr error(s) found${strict ? " (--strict)" : ""}`);
 }
