@@ -88,14 +88,19 @@ describe("file store", () => {
     const reads: string[] = [];
     // The store as the array sees it: versioned reads go to the file store, and the
     // first one after the index read replaces the shard (as another process would).
-    const store = Object.create(fsStore) as FileSystemStore;
-    Object.defineProperty(store, "workerStore", { value: undefined });
-    Object.defineProperty(store, "getVersioned", {
-      value: async (key: string, range: ByteRange | undefined, options?: VersionedReadOptions) => {
-        const isIndex = range !== undefined && "suffixLength" in range;
-        if (key === SHARD && !isIndex && reads.length === 1) await fsStore.set(SHARD, shardB);
-        if (key === SHARD) reads.push(isIndex ? "index" : "data");
-        return fsStore.getVersioned(key, range, options);
+    // A proxy, not a prototype copy: the store's private fields need the real receiver.
+    const getVersioned = async (key: string, range: ByteRange | undefined, options?: VersionedReadOptions) => {
+      const isIndex = range !== undefined && "suffixLength" in range;
+      if (key === SHARD && !isIndex && reads.length === 1) await fsStore.set(SHARD, shardB);
+      if (key === SHARD) reads.push(isIndex ? "index" : "data");
+      return fsStore.getVersioned(key, range, options);
+    };
+    const store = new Proxy(fsStore, {
+      get(target, prop) {
+        if (prop === "workerStore") return undefined;
+        if (prop === "getVersioned") return getVersioned;
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
       },
     });
     const arr = await openArray(store, "a", { registry });
