@@ -3,8 +3,9 @@
  * In Node they run on node:zlib asynchronously (libuv's thread pool); elsewhere on fflate.
  * The choice is made by the package's `#backend` subpath import ("node" condition).
  */
-import { backend } from "#backend";
+
 import type { CodecEntry } from "@zarr/spec";
+import { backend } from "#backend";
 import { createGzipEntry, createZlibEntry } from "./codec.js";
 
 export type { DeflateConfiguration } from "./configuration.js";

@@ -32,6 +32,9 @@ export function decodeAlone(input: Uint8Array, pos: number, end: number, output:
   if (sizeLow !== 0xffffffff || sizeHigh !== 0xffffffff) {
     size = sizeHigh * 2 ** 32 + sizeLow;
     if (size > MAX_OUTPUT) throw corrupt(key, `the .lzma header declares ${size} bytes, more than can be decoded`);
+    if (output.length + size > output.limit) {
+      throw corrupt(key, `the .lzma header declares ${size} bytes, more than the ${output.limit}-byte limit`);
+    }
   }
   return decodeLzma1(input, pos + ALONE_HEADER_SIZE, end, output, key, props.lc, props.lp, props.pb, size);
 }
@@ -58,8 +61,9 @@ export function decodeLzma1(
   if (!dec.initRange(input, pos, end)) throw corrupt(key, "truncated or invalid LZMA data");
   const compressed = end - pos;
   const firstGuess = compressed * (size >= 0 ? MAX_EXPANSION : 4) + 65536;
-  output.ensure(start + (size >= 0 ? Math.min(size, firstGuess) : firstGuess));
-  const target = size >= 0 ? start + size : MAX_OUTPUT;
+  const target = size >= 0 ? start + size : output.limit;
+  if (target > output.limit) throw corrupt(key, `the LZMA data declares ${size} bytes, more than the ${output.limit}-byte limit`);
+  output.ensure(Math.min(target, start + (size >= 0 ? Math.min(size, firstGuess) : firstGuess)));
   for (;;) {
     dec.out = output.bytes;
     dec.outPos = output.length;
@@ -82,7 +86,7 @@ export function decodeLzma1(
       if (after !== DECODE_END_MARKER) throw corrupt(key, "LZMA data continues past the declared size");
       break;
     }
-    output.ensure(output.length + Math.max(65536, output.length - start));
+    output.ensure(Math.min(target, output.length + Math.max(65536, output.length - start)));
   }
   if (!dec.finishedCleanly()) throw corrupt(key, "LZMA data is corrupt (range coder did not end cleanly)");
   return dec.inPos;
