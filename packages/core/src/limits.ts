@@ -39,11 +39,12 @@ export function elementMemoryBytes(dataType: DataType): number {
 }
 
 /**
- * Fails with a `MetadataError` at `data_type` when one element of `dataType` would take
- * more than `maxChunkBytes` in memory (a struct with a huge sub-array field): even the
- * fill value could not be held then.
+ * Fails with `UNSUPPORTED` (naming the metadata document `key` and `$.data_type`) when one
+ * element of `dataType` would take more than `maxChunkBytes` in memory (a struct with a
+ * huge sub-array field): even the fill value could not be held then. Not
+ * `METADATA_INVALID`: the document is valid, and a larger `maxChunkBytes` reads it.
  */
-export function checkElementMemory(dataType: DataType, maxChunkBytes: number): void {
+export function checkElementMemory(dataType: DataType, maxChunkBytes: number, key: string): void {
   const bytes = elementMemoryBytes(dataType);
   if (bytes <= maxChunkBytes) return;
   let detail = "";
@@ -53,9 +54,10 @@ export function checkElementMemory(dataType: DataType, maxChunkBytes: number): v
       detail = ` (its field "${largest.name}" holds ${largest.count} elements, ${largest.byteSize} bytes stored)`;
     }
   }
-  throw new MetadataError(
-    ["data_type"],
-    `one element of this data type takes about ${bytes} bytes in memory${detail}, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
+  throw new ZarrError(
+    "UNSUPPORTED",
+    `One element of the data type at $.data_type in "${key}" takes about ${bytes} bytes in memory${detail}, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
+    { key, jsonPath: "$.data_type" },
   );
 }
 

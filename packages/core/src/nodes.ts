@@ -201,7 +201,7 @@ export async function resolveArray(
     const dataType = dtEntry.fromConfig(dtDef.name, dtDef.configuration, ["data_type"]);
     const maxChunkBytes = checkMaxChunkBytes(options.maxChunkBytes);
     // Before the fill value is parsed: that materialises one element.
-    checkElementMemory(dataType, maxChunkBytes);
+    checkElementMemory(dataType, maxChunkBytes, key);
     const fillValue = dataType.parseFillValue(metadata.fill_value, ["fill_value"]);
     const gridEntry = await registry.chunkGrid(metadata.chunk_grid.name, { key, path: ["chunk_grid"] });
     const chunkGrid = gridEntry.fromConfig(metadata.chunk_grid.configuration, metadata.shape, ["chunk_grid"]);

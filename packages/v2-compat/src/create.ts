@@ -4,21 +4,7 @@
  * returned nodes are ordinary @zarr/core nodes: `set`, `get`, `resize`,
  * `setAttributes` work on them and write v2 documents.
  */
-import {
-  type ArrayMetadata,
-  asZarrError,
-  type Attributes,
-  type DataType,
-  type GroupMetadata,
-  isJsonObject,
-  isWritable,
-  type JsonObject,
-  type JsonValue,
-  MetadataError,
-  type Scalar,
-  type Store,
-  ZarrError,
-} from "@zarr/spec";
+
 import {
   defaultRegistry,
   deleteNode,
@@ -30,6 +16,21 @@ import {
   type ZarrArray,
   ZarrGroup,
 } from "@zarr/core";
+import {
+  type ArrayMetadata,
+  type Attributes,
+  asZarrError,
+  type DataType,
+  type GroupMetadata,
+  isJsonObject,
+  isWritable,
+  type JsonObject,
+  type JsonValue,
+  MetadataError,
+  type Scalar,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
 import { type Dtype, dataTypeToDtype, itemSizeOf, parseDtype } from "./dtype.js";
 import { v3FillToV2 } from "./fill-value.js";
 import { type CodecConfigV2, ZARRAY, ZATTRS, ZGROUP } from "./metadata.js";
