@@ -3,7 +3,7 @@
  * element's size in memory, checked against the array's `maxChunkBytes` before anything is
  * allocated (a 49-byte `zarr.json` must not make a reader allocate gigabytes).
  */
-import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, MetadataError, shapeSize, ZarrError } from "@zarr/spec";
+import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize, ZarrError } from "@zarr/spec";
 import { StructDataType } from "./data-types/struct.js";
 
 /** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
