@@ -49,12 +49,16 @@ function outputLimit(maxOutput: number): number {
 }
 
 function runSync(call: ZlibSyncCall, input: Uint8Array, options: nodeZlib.ZlibOptions, maxOutput: number): ZlibInfo {
+  let info: ZlibInfo;
   try {
-    return call(input, { ...options, info: true, maxOutputLength: outputLimit(maxOutput) }) as unknown as ZlibInfo;
+    info = call(input, { ...options, info: true, maxOutputLength: outputLimit(maxOutput) }) as unknown as ZlibInfo;
   } catch (error) {
     if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") throw new OutputLimitExceeded(maxOutput);
     throw error;
   }
+  // node:zlib's limit is at least 1: a bound of 0 is checked here.
+  if (info.buffer.length > maxOutput) throw new OutputLimitExceeded(maxOutput);
+  return info;
 }
 
 /**

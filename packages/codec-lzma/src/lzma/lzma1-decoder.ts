@@ -76,15 +76,18 @@ export function decodeLzma1(
     if (status === DECODE_BAD_DISTANCE) throw corrupt(key, "LZMA match distance exceeds the decoded data");
     if (status !== DECODE_LIMIT) throw corrupt(key, "LZMA data is truncated or corrupt");
     if (output.length === target) {
-      if (size < 0) throw corrupt(key, "LZMA data does not end within the size limit");
-      if (dec.pendingLen !== 0) throw corrupt(key, "an LZMA match runs past the declared size");
-      if (dec.finishedCleanly()) break;
-      // The size is known, yet an end marker may still follow (the format allows both).
-      output.ensure(output.length + 1);
+      if (dec.pendingLen !== 0) {
+        throw corrupt(key, size < 0 ? `the LZMA data decodes to more than the ${output.limit}-byte limit` : "an LZMA match runs past the declared size");
+      }
+      if (size >= 0 && dec.finishedCleanly()) break;
+      // An end marker may still follow (with a declared size the format allows both). The
+      // probe may not grow the buffer past its limit: a byte it would decode is dropped by
+      // the typed array, and the status says there was one.
+      if (output.bytes.length === output.length && output.length < output.limit) output.ensure(output.length + 1);
       dec.out = output.bytes;
       const after = dec.decode(output.length + 1, end);
-      if (after !== DECODE_END_MARKER) throw corrupt(key, "LZMA data continues past the declared size");
-      break;
+      if (after === DECODE_END_MARKER) break;
+      throw corrupt(key, size < 0 ? `the LZMA data decodes to more than the ${output.limit}-byte limit` : "LZMA data continues past the declared size");
     }
     output.ensure(Math.min(target, output.length + Math.max(65536, output.length - start)));
   }
