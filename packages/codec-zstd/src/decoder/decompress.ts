@@ -89,6 +89,11 @@ export function decodeFrames(
       op = decodeFrame(input, f, out, op, limit);
     } catch (error) {
       if (error instanceof ZarrError) throw error;
+      // A frame without a declared size stopped where the bound, not its own blocks, ends it.
+      if (f.contentSize < 0 && limit < frameStart + f.maxDecodedSize && error instanceof ZstdCorruption && error.message.includes("past")) {
+        const at = ` (${error.message})`;
+        return fail(`the frame at offset ${f.start} decodes to more than the ${maxTotal}-byte limit${at}`, error);
+      }
       const problem = error instanceof ZstdCorruption ? error.message : `unexpected failure (${String(error)})`;
       return fail(`corrupt frame at offset ${f.start} (${problem})`, error);
     }
