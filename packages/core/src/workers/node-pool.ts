@@ -3,7 +3,7 @@
  * and idle workers do not keep the process alive. Queueing and dispatch: `pool-core.ts`.
  */
 import { availableParallelism } from "node:os";
-import { type ResourceLimits, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { WorkerPool } from "@zarr/spec";
 import type { WorkerPoolOptions } from "./options.js";
 import { PoolCore } from "./pool-core.js";
@@ -38,39 +38,6 @@ function workerExecArgv(): string[] {
   return out;
 }
 
-/** V8 heap flags Node refuses in a worker's `execArgv`, and the `resourceLimits` field each sets instead. */
-const RESOURCE_FLAGS: Record<string, keyof ResourceLimits> = {
-  "--max-old-space-size": "maxOldGenerationSizeMb",
-  "--max_old_space_size": "maxOldGenerationSizeMb",
-  "--max-semi-space-size": "maxYoungGenerationSizeMb",
-  "--max_semi_space_size": "maxYoungGenerationSizeMb",
-  "--stack-size": "stackSizeMb",
-  "--stack_size": "stackSizeMb",
-};
-
-/**
- * The parent's heap limits given as V8 flags (`node --max-old-space-size=4096`, also in
- * `NODE_OPTIONS`), as a worker's `resourceLimits`: the flags themselves are refused in
- * `execArgv`, and a user who raised the heap limit means it for the workers too. Stack
- * sizes are in KiB as flags and MiB as limits; semi-space sizes are doubled by V8 into the
- * young generation, which is near enough.
- */
-function workerResourceLimits(): ResourceLimits {
-  const limits: ResourceLimits = {};
-  const args = [...(process.env.NODE_OPTIONS ?? "").split(/\s+/), ...process.execArgv];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const eq = a.indexOf("=");
-    const flag = eq < 0 ? a : a.slice(0, eq);
-    const field = RESOURCE_FLAGS[flag];
-    if (field === undefined) continue;
-    const value = Number(eq < 0 ? args[++i] : a.slice(eq + 1));
-    if (!Number.isFinite(value) || value <= 0) continue;
-    limits[field] = field === "stackSizeMb" ? Math.max(1, value / 1024) : value;
-  }
-  return limits;
-}
-
 /**
  * Creates a pool of worker threads for decoding. Pass it to `get`/`set` as `workers`;
  * codecs with CPU-heavy work (zstd, blosc, lz4, bz2, lzma) then decode large chunks in the
@@ -91,7 +58,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   return new PoolCore(
     size,
     (events) => {
-      const worker = new Worker(RUNNER_URL, { execArgv: workerExecArgv(), resourceLimits: workerResourceLimits() });
+      const worker = new Worker(RUNNER_URL, { execArgv: workerExecArgv() });
       let terminating = false;
       worker.on("message", (reply: ResultMessage) => events.reply(reply));
       worker.on("error", (error) => events.fail(error));
