@@ -13,4 +13,5 @@ it("the README examples run", () => {
   expect(outputs[3]).toContain("It is provided by @zarr/codec-blosc: install it");
   expect(outputs[4]).toContain("Infinity");
   expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
+  expect(outputs[7]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
 });
