@@ -4,7 +4,7 @@
  * that inflates past it fails with CODEC_FAILED, on range reads and whole-shard reads alike.
  */
 import { gzip } from "@zarr/codec-gzip";
-import { type BytesToBytesCodec, type CodecEntry, createArray, get, MemoryStore, set } from "@zarr/core";
+import { type BytesToBytesCodec, type CodecEntry, createArray, get, type JsonObject, MemoryStore, set } from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import { registryWith, storeWithoutRanges } from "./helpers.js";
 
@@ -26,9 +26,10 @@ const record: CodecEntry = {
   }),
 };
 
-const inner = (compressor: string) => ({
+/** A sharding codec of inner chunks `chunkShape` compressed with `compressor`. */
+const inner = (compressor: string, chunkShape = [2, 4]): { name: string; configuration: JsonObject } => ({
   name: "sharding_indexed",
-  configuration: { chunk_shape: [2, 4], codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: compressor }] },
+  configuration: { chunk_shape: chunkShape, codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: compressor, configuration: {} }] },
 });
 
 describe("inner chunks of a shard", () => {
@@ -51,7 +52,7 @@ describe("inner chunks of a shard", () => {
       const arr = await createArray(wrap(store), "s", { shape: [4, 8], chunkShape: [4, 8], dataType: "int32", codecs: [inner("gzip")], registry });
       await set(arr, null, 3);
       // A second array whose inner chunks are 4× larger: its shard holds gzip members of 128 bytes each.
-      const big = await createArray(store, "big", { shape: [8, 16], chunkShape: [8, 16], dataType: "int32", registry, codecs: [{ ...inner("gzip"), configuration: { ...inner("gzip").configuration, chunk_shape: [4, 8] } }] });
+      const big = await createArray(store, "big", { shape: [8, 16], chunkShape: [8, 16], dataType: "int32", registry, codecs: [inner("gzip", [4, 8])] });
       await set(big, null, 3);
       store.map.set("s/c/0/0", (store.map.get("big/c/0/0") as Uint8Array).slice());
       await expect(get(arr, null)).rejects.toMatchObject({
