@@ -313,7 +313,14 @@ export class Pipeline implements CodecPipeline {
         throwIfAborted(ctx.signal);
         if (i === 0 && this.bytesToBytes[0].decodeInto !== undefined) {
           const size = this.arrayToBytes.computeEncodedSize?.(abSpec);
-          if (size !== undefined) scratch = takeScratch(size + SCRATCH_SPARE);
+          if (size !== undefined) {
+            try {
+              scratch = takeScratch(size + SCRATCH_SPARE);
+            } catch (error) {
+              // A failed allocation (RangeError) is this chunk's coded failure, like any inside a codec.
+              throw failed(error, this.bytesToBytes[0], "decode", ctx);
+            }
+          }
         }
         bytes = await this.decodeStage(i, bytes, bounds[i], ctx, scratch);
       }
