@@ -17,8 +17,8 @@ import {
   MAX_TABLES,
 } from "./format.js";
 import { assignCodes, buildCodeLengths } from "./huffman-encode.js";
-import { MtfList } from "./mtf-list.js";
 import { applyRandomisation } from "./random-table.js";
+import { MtfList } from "./mtf-list.js";
 import { RotationSorter } from "./rotation-sort.js";
 
 /** Code lengths the encoder allows (the format allows 20; libbzip2 also uses 17). */

@@ -1,8 +1,8 @@
 /** Reading the NumPy dtype fields of numcodecs configurations (`dtype`, `astype`, …). */
 import type { CodecBuildContext, DataType } from "@zarr/spec";
 import type { ConfigReader } from "./config.js";
-import { type NumType, numTypeOf } from "./numeric-type.js";
 import { parseNumpyDtype } from "./numpy-dtype.js";
+import { type NumType, numTypeOf } from "./numeric-type.js";
 
 /** A numeric dtype field: the text as written (kept for `toJSON`) and its type. */
 export interface NumericDtype {

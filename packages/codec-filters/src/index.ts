@@ -21,11 +21,6 @@ import { reshape } from "./codecs/reshape.js";
 import { scaleOffset } from "./codecs/scale-offset.js";
 import { shuffle } from "./codecs/shuffle.js";
 
-/** Adler-32 (zlib's): the shared implementation from @zarr/spec. */
-export { adler32 } from "@zarr/spec";
-export { crc32 } from "./checksums/crc32.js";
-export { fletcher32 } from "./checksums/fletcher32.js";
-export { lookup3 } from "./checksums/lookup3.js";
 export {
   adler32Codec,
   asType,
@@ -48,6 +43,11 @@ export {
   scaleOffset,
   shuffle,
 };
+/** Adler-32 (zlib's): the shared implementation from @zarr/spec. */
+export { adler32 } from "@zarr/spec";
+export { crc32 } from "./checksums/crc32.js";
+export { fletcher32 } from "./checksums/fletcher32.js";
+export { lookup3 } from "./checksums/lookup3.js";
 
 /**
  * Every codec of this package, for `createRegistry`.

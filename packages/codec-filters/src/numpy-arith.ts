@@ -10,8 +10,8 @@
  */
 import type { TypedArray } from "@zarr/spec";
 import { roundToFloat16 } from "./float16.js";
-import { allocateNum, isBigIntType, kindCategory, NUM, type NumType, promoteTypes } from "./numeric-type.js";
 import { castArray } from "./numpy-cast.js";
+import { allocateNum, isBigIntType, kindCategory, NUM, type NumType, promoteTypes } from "./numeric-type.js";
 
 /** A Python scalar from a configuration. */
 export type PyScalar = { readonly kind: "int"; readonly value: bigint } | { readonly kind: "float"; readonly value: number };

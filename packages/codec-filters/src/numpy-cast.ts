@@ -12,7 +12,7 @@
  */
 import type { TypedArray } from "@zarr/spec";
 import { roundToFloat16 } from "./float16.js";
-import { allocateNum, isBigIntType, NUM, type NumType, slotsOf } from "./numeric-type.js";
+import { allocateNum, isBigIntType, type NumType, NUM, slotsOf } from "./numeric-type.js";
 
 const TWO31 = 2 ** 31;
 const TWO63 = 2 ** 63;

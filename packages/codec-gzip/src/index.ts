@@ -3,9 +3,8 @@
  * In Node they run on node:zlib asynchronously (libuv's thread pool); elsewhere on fflate.
  * The choice is made by the package's `#backend` subpath import ("node" condition).
  */
-
-import type { CodecEntry } from "@zarr/spec";
 import { backend } from "#backend";
+import type { CodecEntry } from "@zarr/spec";
 import { createGzipEntry, createZlibEntry } from "./codec.js";
 
 export type { DeflateConfiguration } from "./configuration.js";

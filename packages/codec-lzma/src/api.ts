@@ -1,5 +1,5 @@
 /** Plain compress/decompress functions, for use outside a codec pipeline. */
-import { compressWith, decompressWith, argumentFailure as fail, guard, parseArgumentOptions } from "./compress.js";
+import { argumentFailure as fail, compressWith, decompressWith, guard, parseArgumentOptions } from "./compress.js";
 import { FORMAT_XZ, type LzmaFilterSpec, type LzmaOptions } from "./options.js";
 
 /** What error messages call the input of the plain functions (they have no chunk key). */

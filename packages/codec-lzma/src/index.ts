@@ -2,18 +2,17 @@
  * @zarr/codec-lzma: the numcodecs `lzma` codec (.xz, .lzma and raw LZMA1/LZMA2) in pure
  * TypeScript, with a real LZMA encoder.
  */
-
-export { lzmaCompress, lzmaDecompress, type XzCompressOptions, xzCompress, xzDecompress } from "./api.js";
-export { CHECK_CRC32, CHECK_CRC64, CHECK_NONE, CHECK_SHA256 } from "./check/check.js";
-export { LZMA_CODEC_NAME, lzma } from "./codec.js";
-export { PRESET_EXTREME } from "./lzma/settings.js";
+export { lzma, LZMA_CODEC_NAME } from "./codec.js";
+export { xzCompress, xzDecompress, lzmaCompress, lzmaDecompress, type XzCompressOptions } from "./api.js";
 export {
-  CHECK_DEFAULT,
-  FORMAT_ALONE,
   FORMAT_AUTO,
-  FORMAT_RAW,
   FORMAT_XZ,
-  type LzmaFilterSpec,
+  FORMAT_ALONE,
+  FORMAT_RAW,
+  CHECK_DEFAULT,
   type LzmaOptions,
+  type LzmaFilterSpec,
 } from "./options.js";
-export { FILTER_DELTA, FILTER_LZMA1, FILTER_LZMA2, FILTER_X86 } from "./xz/format.js";
+export { CHECK_NONE, CHECK_CRC32, CHECK_CRC64, CHECK_SHA256 } from "./check/check.js";
+export { FILTER_DELTA, FILTER_X86, FILTER_LZMA2, FILTER_LZMA1 } from "./xz/format.js";
+export { PRESET_EXTREME } from "./lzma/settings.js";

@@ -4,7 +4,7 @@
  */
 import type { JsonPath, JsonValue } from "@zarr/spec";
 import { isJsonObject } from "@zarr/spec";
-import { type LzmaEncoderSettings, PRESET_EXTREME, presetSettings } from "./lzma/settings.js";
+import { presetSettings, type LzmaEncoderSettings, PRESET_EXTREME } from "./lzma/settings.js";
 import { FILTER_DELTA, FILTER_LZMA1, FILTER_LZMA2, FILTER_X86 } from "./xz/format.js";
 
 /** `lzma.FORMAT_AUTO`: decode .xz or .lzma (decoding only). */

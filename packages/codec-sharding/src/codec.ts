@@ -10,12 +10,12 @@ import {
   type ByteSource,
   type ChunkSpec,
   type ChunkUpdate,
+  type DecodeTarget,
   type CodecBuildContext,
   type CodecCallContext,
   type CodecEntry,
   type CodecPipeline,
   type DataType,
-  type DecodeTarget,
   type ExtensionObject,
   type JsonObject,
   MetadataError,
@@ -26,7 +26,7 @@ import {
 import type { CachedIndex, ShardCodecState } from "./codec-state.js";
 import { checkDivides, type IndexLocation, parseShardingConfiguration } from "./configuration.js";
 import { ShardVanished } from "./errors.js";
-import { type ResolvedShardingOptions, resolveShardingOptions, type ShardingOptions } from "./options.js";
+import { resolveShardingOptions, type ResolvedShardingOptions, type ShardingOptions } from "./options.js";
 import { decodeShard, decodeShardPartialInto } from "./read.js";
 import { EMPTY_U64, ShardFormat } from "./shard-format.js";
 import { encodeShard, encodeShardPartial } from "./write.js";

@@ -17,10 +17,10 @@ import {
   subTarget,
   ZarrError,
 } from "@zarr/spec";
-import { forEachBounded } from "./bounded.js";
 import { memorySource, windowSource } from "./byte-sources.js";
 import { type CachedIndex, cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
+import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
 import { projectDimension, type TouchedChunk, touchedChunks } from "./inner-grid.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";

@@ -9,8 +9,8 @@ import {
   type ChunkSpec,
   type ChunkUpdate,
   type CodecCallContext,
-  copyRegion,
   cStrides,
+  copyRegion,
   type DimIndexer,
   fillRegion,
   fullSelection,
@@ -21,13 +21,13 @@ import {
   shapeSize,
   ZarrError,
 } from "@zarr/spec";
-import { forEachBounded } from "./bounded.js";
 import { memorySource, missingSource, windowSource } from "./byte-sources.js";
 import { cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
+import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
+import { indexOfWholeShard, fetchIndex } from "./read.js";
 import { projectDimension, selectionShape, type TouchedChunk, touchedChunks } from "./inner-grid.js";
-import { fetchIndex, indexOfWholeShard } from "./read.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
 
 function* range(n: number): Generator<number> {

@@ -4,12 +4,21 @@
  * allocated (a 49-byte `zarr.json` must not make a reader allocate gigabytes).
  */
 import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize, ZarrError } from "@zarr/spec";
-import { StructDataType } from "./data-types/struct.js";
+import type { StructField } from "./data-types/struct.js";
 
 /** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
 const SLOT_BYTES = 8;
 /** Rough size of a small plain object (a struct element) before its fields. */
 const OBJECT_BYTES = 32;
+
+/**
+ * The fields of a struct data type, or undefined for any other. By shape, not by class:
+ * importing the struct module here would load it (a lazy entry) with every array.
+ */
+function structFields(dataType: DataType): readonly StructField[] | undefined {
+  const fields = (dataType as { fields?: unknown }).fields;
+  return dataType.kind === "struct" && Array.isArray(fields) ? (fields as StructField[]) : undefined;
+}
 
 /** Validates a `maxChunkBytes` option; undefined gives the default. */
 export function checkMaxChunkBytes(value: number | undefined): number {
@@ -26,9 +35,10 @@ export function checkMaxChunkBytes(value: number | undefined): number {
  * JavaScript arrays of one slot per element. Variable-size types count one slot.
  */
 export function elementMemoryBytes(dataType: DataType): number {
-  if (dataType instanceof StructDataType) {
+  const fields = structFields(dataType);
+  if (fields !== undefined) {
     let total = OBJECT_BYTES;
-    for (const f of dataType.fields) {
+    for (const f of fields) {
       if (f.name === "") continue;
       const item = Math.max(SLOT_BYTES, elementMemoryBytes(f.dataType));
       total += f.shape.length === 0 ? item : OBJECT_BYTES + f.count * item;
@@ -48,8 +58,9 @@ export function checkElementMemory(dataType: DataType, maxChunkBytes: number, ke
   const bytes = elementMemoryBytes(dataType);
   if (bytes <= maxChunkBytes) return;
   let detail = "";
-  if (dataType instanceof StructDataType) {
-    const largest = [...dataType.fields].sort((a, b) => b.count - a.count)[0];
+  const fields = structFields(dataType);
+  if (fields !== undefined) {
+    const largest = [...fields].sort((a, b) => b.count - a.count)[0];
     if (largest !== undefined && largest.count > 1) {
       detail = ` (its field "${largest.name}" holds ${largest.count} elements, ${largest.byteSize} bytes stored)`;
     }

@@ -6,8 +6,8 @@ import {
   asZarrError,
   type ChunkSpec,
   type ChunkUpdate,
-  copyRegion,
   cStrides,
+  copyRegion,
   type DataArray,
   type DataType,
   type DimIndexer,
@@ -19,16 +19,16 @@ import {
   type NdArray,
   type Scalar,
   shapeSize,
-  type TypedArray,
   throwIfAborted,
+  type TypedArray,
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
 import { invalidateChunkCaches } from "./chunk-cache.js";
 import { type ChunkBuffer, createExecutor, type Executor } from "./engine/executor.js";
 import { storeSource } from "./engine/store-source.js";
-import type { ChunkProjection } from "./indexer.js";
 import type { ZarrArray } from "./nodes.js";
+import type { ChunkProjection } from "./indexer.js";
 import { DEFAULT_CONCURRENCY, type Plan, plan } from "./plan.js";
 import type { GetOptions } from "./read.js";
 import type { Selection } from "./selection.js";

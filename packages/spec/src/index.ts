@@ -3,20 +3,19 @@
  * codecs, data types, chunk grids and chunk key encodings implement, validating
  * parsers, and the shared error class. No I/O.
  */
-
-export * from "./checksums.js";
-export * from "./chunk-grid.js";
-export * from "./codec.js";
-export * from "./compose.js";
-export * from "./concurrency.js";
-export * from "./data-type.js";
 export * from "./errors.js";
-export * from "./extension.js";
-export * from "./indexer.js";
 export * from "./json.js";
-export * from "./lru-cache.js";
+export * from "./extension.js";
 export * from "./metadata.js";
+export * from "./data-type.js";
 export * from "./ndarray.js";
-export * from "./registry-entry.js";
+export * from "./indexer.js";
+export * from "./compose.js";
 export * from "./store.js";
+export * from "./codec.js";
+export * from "./chunk-grid.js";
+export * from "./registry-entry.js";
+export * from "./concurrency.js";
 export * from "./workers.js";
+export * from "./checksums.js";
+export * from "./lru-cache.js";

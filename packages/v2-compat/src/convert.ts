@@ -17,7 +17,22 @@
  * (metadata only: the codec reads strings as they are); others keep the @zarr `object`
  * data type, which other v3 readers do not know.
  */
-
+import {
+  type ArrayMetadata,
+  type ChunkKeyEncoding,
+  cStrides,
+  type ExtensionObject,
+  type GroupMetadata,
+  isListable,
+  isWritable,
+  mapConcurrent,
+  type NodeMetadata,
+  type Store,
+  shapeSize,
+  throwIfAborted,
+  asZarrError,
+  ZarrError,
+} from "@zarr/spec";
 import {
   consolidateMetadata,
   DEFAULT_CONCURRENCY,
@@ -37,22 +52,6 @@ import {
   type ZarrGroup,
   type ZarrNode,
 } from "@zarr/core";
-import {
-  type ArrayMetadata,
-  asZarrError,
-  type ChunkKeyEncoding,
-  cStrides,
-  type ExtensionObject,
-  type GroupMetadata,
-  isListable,
-  isWritable,
-  mapConcurrent,
-  type NodeMetadata,
-  type Store,
-  shapeSize,
-  throwIfAborted,
-  ZarrError,
-} from "@zarr/spec";
 import { draftDocumentKey, layoutOf } from "./draft-format.js";
 import { ZARRAY, ZATTRS, ZGROUP, ZMETADATA } from "./metadata.js";
 import { deleteKey, join, prefixOf } from "./store-io.js";

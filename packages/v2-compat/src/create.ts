@@ -4,22 +4,10 @@
  * returned nodes are ordinary @zarr/core nodes: `set`, `get`, `resize`,
  * `setAttributes` work on them and write v2 documents.
  */
-
-import {
-  defaultRegistry,
-  deleteNode,
-  type ExtensionLike,
-  guessChunkShape,
-  type NodeEntry,
-  type Registry,
-  resolveArray,
-  type ZarrArray,
-  ZarrGroup,
-} from "@zarr/core";
 import {
   type ArrayMetadata,
-  type Attributes,
   asZarrError,
+  type Attributes,
   type DataType,
   type GroupMetadata,
   isJsonObject,
@@ -31,6 +19,17 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import {
+  defaultRegistry,
+  deleteNode,
+  type ExtensionLike,
+  guessChunkShape,
+  type NodeEntry,
+  type Registry,
+  resolveArray,
+  type ZarrArray,
+  ZarrGroup,
+} from "@zarr/core";
 import { type Dtype, dataTypeToDtype, itemSizeOf, parseDtype } from "./dtype.js";
 import { v3FillToV2 } from "./fill-value.js";
 import { type CodecConfigV2, ZARRAY, ZATTRS, ZGROUP } from "./metadata.js";

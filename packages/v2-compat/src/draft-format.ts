@@ -15,10 +15,7 @@
  * Zarr v2 (so every dtype and numcodecs codec works). Nodes are read-only: convert the
  * hierarchy to Zarr v3 to change it.
  */
-
-import type { FormatEntry, FormatGroup, FormatReadOptions, NodeEntry, NodeFormat, Registry } from "@zarr/core";
 import {
-  asZarrError,
   type ChunkKeyEncoding,
   describeJson,
   isJsonObject,
@@ -27,8 +24,10 @@ import {
   type JsonValue,
   MetadataError,
   type Store,
+  asZarrError,
   ZarrError,
 } from "@zarr/spec";
+import type { FormatEntry, FormatGroup, FormatReadOptions, NodeEntry, NodeFormat, Registry } from "@zarr/core";
 import { join, readJson } from "./store-io.js";
 import { v2ArrayToV3, v2GroupToV3 } from "./v2-model.js";
 

@@ -2,38 +2,37 @@
  * @zarr/v2-compat: Zarr v2 read and write, v2 → v3 conversion, and the early v3 draft
  * layout, on top of @zarr/core.
  */
-
-export { type MappedChain, v2CodecsToV3 } from "./codecs.js";
 export {
-  type ConvertedArray,
-  type ConvertOptions,
-  type ConvertProgress,
-  type ConvertResult,
-  convert,
-  v3MetadataOf,
-} from "./convert.js";
-export { type CreateArrayV2Options, type CreateNodeV2Options, createArrayV2, createGroupV2 } from "./create.js";
-export { DraftKeyEncoding, draftFormat } from "./draft-format.js";
-export {
+  parseTypestr,
+  parseDtype,
+  dtypeToDataType,
+  dataTypeToDtype,
   type ByteOrder,
   type Dtype,
   type DtypeField,
-  dataTypeToDtype,
-  dtypeToDataType,
-  parseDtype,
-  parseTypestr,
   type SimpleDtype,
   type StructDtype,
 } from "./dtype.js";
 export {
+  parseArrayMetadataV2,
+  parseGroupMetadataV2,
+  parseConsolidatedV2,
   type ArrayMetadataV2,
   type CodecConfigV2,
   type ConsolidatedMetadataV2,
   type GroupMetadataV2,
-  parseArrayMetadataV2,
-  parseConsolidatedV2,
-  parseGroupMetadataV2,
 } from "./metadata.js";
+export { v2ArrayToV3, type V2ArrayModel } from "./v2-model.js";
+export { v2CodecsToV3, type MappedChain } from "./codecs.js";
+export { v2NodeFormat, consolidateMetadataV2, normalizeV2Path } from "./v2-format.js";
 export { v2Format } from "./v2-entry.js";
-export { consolidateMetadataV2, normalizeV2Path, v2NodeFormat } from "./v2-format.js";
-export { type V2ArrayModel, v2ArrayToV3 } from "./v2-model.js";
+export { draftFormat, DraftKeyEncoding } from "./draft-format.js";
+export { createArrayV2, createGroupV2, type CreateArrayV2Options, type CreateNodeV2Options } from "./create.js";
+export {
+  convert,
+  v3MetadataOf,
+  type ConvertOptions,
+  type ConvertProgress,
+  type ConvertResult,
+  type ConvertedArray,
+} from "./convert.js";

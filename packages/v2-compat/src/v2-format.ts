@@ -8,33 +8,32 @@
  * consolidated group is known without reading anything else. Group members are, as the v2
  * spec says, the direct children that have a `.zarray` or a `.zgroup`.
  */
-
 import {
-  defaultRegistry,
+  type ArrayMetadata,
+  type Attributes,
+  type GroupMetadata,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  mapConcurrent,
+  MetadataError,
+  type NodeMetadata,
+  asZarrError,
+  isListable,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
+import {
   type FormatArray,
   type FormatGroup,
   type FormatNode,
   type FormatWriteOptions,
   type NodeEntry,
   type NodeFormat,
+  defaultRegistry,
   type Registry,
   ZarrGroup,
 } from "@zarr/core";
-import {
-  type ArrayMetadata,
-  type Attributes,
-  asZarrError,
-  type GroupMetadata,
-  isJsonObject,
-  isListable,
-  type JsonObject,
-  type JsonValue,
-  MetadataError,
-  mapConcurrent,
-  type NodeMetadata,
-  type Store,
-  ZarrError,
-} from "@zarr/spec";
 import {
   type ConsolidatedMetadataV2,
   parseAttributesV2,

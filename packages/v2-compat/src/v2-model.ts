@@ -3,8 +3,6 @@
  * becomes as v3 array metadata, which is also exactly what a metadata-only conversion
  * writes as `zarr.json`.
  */
-
-import type { Registry } from "@zarr/core";
 import {
   type ArrayMetadata,
   type GroupMetadata,
@@ -14,6 +12,7 @@ import {
   parseArrayMetadata,
   ZarrError,
 } from "@zarr/spec";
+import type { Registry } from "@zarr/core";
 import { v2CodecsToV3 } from "./codecs.js";
 import { type Dtype, dtypeToDataType } from "./dtype.js";
 import { v2FillToV3 } from "./fill-value.js";

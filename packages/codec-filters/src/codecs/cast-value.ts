@@ -39,9 +39,9 @@ import {
 import { cannotEncode, codecFailed, contiguous, elementsOf, withDataType } from "../chunk.js";
 import { ConfigReader } from "../config.js";
 import { roundToFloat16 } from "../float16.js";
-import { isBigIntType, type NumType, numTypeOf } from "../numeric-type.js";
 import { roundHalfEven } from "../numpy-arith.js";
 import { bigintToFloat32 } from "../numpy-cast.js";
+import { isBigIntType, type NumType, numTypeOf } from "../numeric-type.js";
 
 const ROUNDINGS = ["nearest-even", "towards-zero", "towards-positive", "towards-negative", "nearest-away"] as const;
 type Rounding = (typeof ROUNDINGS)[number];

@@ -18,8 +18,8 @@ import {
 import { contiguous, elementsOf, withDataType } from "../chunk.js";
 import { ConfigReader } from "../config.js";
 import { type NumericDtype, numericDtype, resolveNum } from "../dtype-config.js";
-import { isBigIntType } from "../numeric-type.js";
 import { parseNumpyDtype } from "../numpy-dtype.js";
+import { isBigIntType } from "../numeric-type.js";
 
 const NAME = "numcodecs.categorize";
 

@@ -18,8 +18,8 @@ import { contiguous, elementsOf, withDataType } from "../chunk.js";
 import { ConfigReader } from "../config.js";
 import { incomingNumType, type NumericDtype, numericDtype, requireSameType, resolveNum } from "../dtype-config.js";
 import { roundToFloat16 } from "../float16.js";
-import { allocateNum, isBigIntType, type NumType, promoteTypes, slotsOf } from "../numeric-type.js";
 import { castArray } from "../numpy-cast.js";
+import { allocateNum, isBigIntType, type NumType, promoteTypes, slotsOf } from "../numeric-type.js";
 import { transformScalar } from "../scalar-fill.js";
 
 const NAME = "numcodecs.delta";

@@ -18,9 +18,9 @@ import {
 import { contiguous, elementsOf, withDataType } from "../chunk.js";
 import { ConfigReader } from "../config.js";
 import { incomingNumType, type NumericDtype, numericDtype, requireSameType, resolveNum } from "../dtype-config.js";
-import type { NumType } from "../numeric-type.js";
 import { applyScalar, aroundInPlace, type PyScalar, pyIntInRange, pyScalar } from "../numpy-arith.js";
 import { castArray } from "../numpy-cast.js";
+import type { NumType } from "../numeric-type.js";
 import { transformScalar } from "../scalar-fill.js";
 
 const NAME = "numcodecs.fixedscaleoffset";

@@ -7,8 +7,8 @@ import { LzmaEncoder } from "./encoder.js";
 import { LZMA2_CHUNK_COMPRESSED_MAX, LZMA2_CHUNK_UNCOMPRESSED_MAX } from "./lzma2-decoder.js";
 import { BinaryTreeMatchFinder, HashChainMatchFinder, type MatchFinder } from "./match-finder.js";
 import { propsByte } from "./model.js";
-import { FastParser } from "./parse-fast.js";
 import { OptimalParser } from "./parse-optimal.js";
+import { FastParser } from "./parse-fast.js";
 import type { Parser } from "./parser.js";
 import { effectiveDepth, type LzmaEncoderSettings } from "./settings.js";
 

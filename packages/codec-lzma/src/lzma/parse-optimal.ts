@@ -9,10 +9,10 @@ import type { MatchFinder } from "./match-finder.js";
 import {
   IS_MATCH,
   IS_REP,
+  IS_REP0_LONG,
   IS_REP_G0,
   IS_REP_G1,
   IS_REP_G2,
-  IS_REP0_LONG,
   LIT_STATES,
   MATCH_LEN,
   MATCH_LEN_MAX,
