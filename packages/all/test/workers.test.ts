@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
 import { CountingStore } from "@zarr/store-utils";
+import { afterAll, describe, expect, it } from "vitest";
 import { createArray, FileSystemStore, get, MemoryStore, openArray, set, slice, type WorkerPool } from "../src/index.js";
 import { createWorkerPool } from "../src/workers.js";
 
@@ -280,5 +280,58 @@ console.log("ran in a worker:", typeof cpus);`;
     const r = spawnSync(process.execPath, ["--max-old-space-size=512", "--input-type=module", "-e", script], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe("ran in a worker: number");
+  });
+
+  /**
+   * Reads zstd chunks of 256 KiB (worth a worker) with a pool, and reports the heap limit
+   * the pool's workers run with, in a child started with `args` and `env`.
+   */
+  function readWithWorkers(args: string[], env: Record<string, string> = {}) {
+    const all = new URL("../dist/index.js", import.meta.url).href;
+    const workersModule = new URL("../dist/workers.js", import.meta.url).href;
+    const script = `import { createArray, get, MemoryStore, set } from ${JSON.stringify(all)};
+import { createWorkerPool } from ${JSON.stringify(workersModule)};
+const store = new MemoryStore();
+const arr = await createArray(store, "a", { shape: [4, 65536], chunkShape: [1, 65536], dataType: "float32",
+  codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 1, checksum: true } }] });
+await set(arr, null, 2.5);
+let calls = 0;
+const pool = createWorkerPool({ size: 2 });
+const counting = { run: (...a) => { calls++; return pool.run(...a); }, close: () => pool.close() };
+const data = (await get(arr, null, { workers: counting })).data;
+const heap = await pool.run("node:v8", "getHeapStatistics", []);
+await pool.close();
+console.log(JSON.stringify({ calls, sum: data.reduce((a, b) => a + b, 0), heapLimitMiB: Math.round(heap.heap_size_limit / 2 ** 20) }));`;
+    const r = spawnSync(process.execPath, [...args, "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stdout.trim()) as { calls: number; sum: number; heapLimitMiB: number };
+  }
+
+  // V8's heap flags are process-wide: workers run with the limit the user set, though the
+  // flag itself is refused in a worker's execArgv.
+  it("read with workers under node --max-old-space-size=4096, with that heap limit", () => {
+    const out = readWithWorkers(["--max-old-space-size=4096"]);
+    expect(out.calls).toBe(4); // every chunk went to a worker
+    expect(out.sum).toBe(4 * 65536 * 2.5);
+    expect(out.heapLimitMiB).toBeGreaterThanOrEqual(4096);
+  });
+
+  it("read with workers under a smaller heap limit too (flag or NODE_OPTIONS), with V8 flags mixed in", () => {
+    for (const [args, env] of [
+      [["--max-old-space-size=300", "--stack-size=2000", "--max-semi-space-size=16"], {}],
+      [[], { NODE_OPTIONS: "--max-old-space-size=300" }],
+    ] as const) {
+      const out = readWithWorkers([...args], env);
+      expect(out.calls).toBe(4);
+      expect(out.sum).toBe(4 * 65536 * 2.5);
+      // The old generation's 300 MiB plus the young generation.
+      expect(out.heapLimitMiB).toBeGreaterThanOrEqual(300);
+      expect(out.heapLimitMiB).toBeLessThan(400);
+    }
   });
 });

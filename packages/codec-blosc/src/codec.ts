@@ -59,9 +59,9 @@ export const blosc: CodecEntry = {
       kind: "bytes_to_bytes",
       name: metadata.name,
       encode: (bytes) => bloscCompress(bytes, options),
-      decode: (bytes, ctx) => bloscDecompress(bytes, ctx.key),
+      decode: (bytes, ctx) => bloscDecompress(bytes, ctx.key, undefined, ctx.maxDecodedBytes),
       // Into the start of `scratch` when the chunk's declared size fits.
-      decodeInto: (bytes, scratch, ctx) => bloscDecompress(bytes, ctx.key, scratch),
+      decodeInto: (bytes, scratch, ctx) => bloscDecompress(bytes, ctx.key, scratch, ctx.maxDecodedBytes),
       toJSON: () => structuredClone(metadata),
     };
   },

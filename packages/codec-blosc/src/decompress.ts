@@ -6,7 +6,7 @@
  * straight into the output, or into a reused scratch buffer that is then unshuffled
  * into the output.
  */
-import { ZarrError } from "@zarr/spec";
+import { decodedSizeExceeded, ZarrError } from "@zarr/spec";
 import { allocUninitialized } from "./alloc.js";
 import { bitShuffleApplies, bitUnshuffle } from "./bitshuffle.js";
 import { FLAG_BITSHUFFLE, FLAG_DONT_SPLIT, FLAG_SHUFFLE, HEADER_SIZE, MAX_SPLITS, MIN_BUFFERSIZE } from "./constants.js";
@@ -38,8 +38,9 @@ function corrupt(key: string, problem: string): never {
  * Throws `CODEC_FAILED` for corrupt or truncated input: every block offset and stream
  * size is checked against the input before the output is allocated, and the output is
  * never larger than the header's decoded size (itself checked against what the
- * compressed bytes can expand to). With `into` at least as long as the decoded chunk, the
- * chunk is decoded into its start and a view of it is returned (no allocation).
+ * compressed bytes can expand to, and against `maxSize` when given). With `into` at least
+ * as long as the decoded chunk, the chunk is decoded into its start and a view of it is
+ * returned (no allocation).
  *
  * @example
  * ```ts
@@ -47,10 +48,11 @@ function corrupt(key: string, problem: string): never {
  * const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
  * ```
  */
-export function bloscDecompress(input: Uint8Array, key = "(unknown)", into?: Uint8Array): Uint8Array {
+export function bloscDecompress(input: Uint8Array, key = "(unknown)", into?: Uint8Array, maxSize?: number): Uint8Array {
   const h = readBloscHeader(input, key);
   checkBloscHeader(h, input.length, key);
   const nbytes = h.nbytes;
+  if (maxSize !== undefined && nbytes > maxSize) throw decodedSizeExceeded("blosc", { key, maxDecodedBytes: maxSize }, nbytes);
   if (nbytes === 0) return new Uint8Array(0);
   if (!h.memcpyed) checkStreams(input, h.cbytes, h.flags, h.typesize, nbytes, h.blocksize, key);
   let out: Uint8Array;

@@ -52,11 +52,14 @@ export class Bz2Codec implements BytesToBytesCodec {
     }
   }
 
-  /** Decompresses a chunk's bytes; corrupt input fails naming `ctx.key`. */
+  /**
+   * Decompresses a chunk's bytes; corrupt input fails naming `ctx.key`, and so does output
+   * that would pass `ctx.maxDecodedBytes` (before it is allocated).
+   */
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
     throwIfAborted(ctx.signal);
     try {
-      return bz2Decompress(bytes, { key: ctx.key });
+      return bz2Decompress(bytes, { key: ctx.key, maxOutputLength: ctx.maxDecodedBytes });
     } catch (error) {
       throw asZarrError(error, "CODEC_FAILED", `bz2: cannot decode chunk "${ctx.key}"`, ctx.key);
     }

@@ -13,7 +13,7 @@ export const backend: DeflateBackend = {
   name: "fflate",
   preferBlocking: true,
   compressGzip: async (bytes, level) => (await load()).compressGzip(bytes, level),
-  decompressGzip: async (bytes) => (await load()).decompressGzip(bytes),
+  decompressGzip: async (bytes, maxOutput) => (await load()).decompressGzip(bytes, maxOutput),
   compressZlib: async (bytes, level) => (await load()).compressZlib(bytes, level),
-  decompressZlib: async (bytes) => (await load()).decompressZlib(bytes),
+  decompressZlib: async (bytes, maxOutput) => (await load()).decompressZlib(bytes, maxOutput),
 };

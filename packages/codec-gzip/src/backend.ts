@@ -3,7 +3,28 @@
  * (`backend.node.ts`), fflate everywhere else (`backend.browser.ts`). `index.ts` picks one
  * through the package's `#backend` subpath import. Backends throw plain errors; the codec
  * turns them into `ZarrError`s that name the chunk.
+ *
+ * Every decoder takes `maxOutput`, the most bytes it may produce: past it, it stops at once
+ * (without allocating more) and throws an {@link OutputLimitExceeded}.
  */
+
+/** A decoder's output would pass its `maxOutput`. */
+export class OutputLimitExceeded extends Error {
+  override name = "OutputLimitExceeded";
+
+  constructor(
+    /** The bound that was passed. */
+    readonly maxOutput: number,
+    /** The size the data declares, when it declares one. */
+    readonly declared?: number,
+  ) {
+    super(
+      declared === undefined
+        ? `the data decodes to more than ${maxOutput} bytes`
+        : `the data declares ${declared} decoded bytes, more than ${maxOutput}`,
+    );
+  }
+}
 export interface DeflateBackend {
   /** Which implementation this is: `"node:zlib"` or `"fflate"`. */
   readonly name: string;
@@ -16,17 +37,17 @@ export interface DeflateBackend {
   /** One gzip member (RFC 1952) holding `bytes`. `level` is 0–9, or -1 for zlib's default (6). */
   compressGzip(bytes: Uint8Array, level: number): Uint8Array | Promise<Uint8Array>;
   /** The concatenated contents of every gzip member in `bytes` (trailing zero padding allowed). */
-  decompressGzip(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  decompressGzip(bytes: Uint8Array, maxOutput: number): Uint8Array | Promise<Uint8Array>;
   /** A zlib stream (RFC 1950) holding `bytes`. */
   compressZlib(bytes: Uint8Array, level: number): Uint8Array | Promise<Uint8Array>;
   /** The contents of the zlib stream in `bytes`. */
-  decompressZlib(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  decompressZlib(bytes: Uint8Array, maxOutput: number): Uint8Array | Promise<Uint8Array>;
   /**
    * Blocking forms of the decoders, for worker threads: there blocking is the point, and it
    * saves the hand-off to and from a thread pool. Backends that only block leave them out.
    */
-  decompressGzipSync?(bytes: Uint8Array): Uint8Array;
-  decompressZlibSync?(bytes: Uint8Array): Uint8Array;
+  decompressGzipSync?(bytes: Uint8Array, maxOutput: number): Uint8Array;
+  decompressZlibSync?(bytes: Uint8Array, maxOutput: number): Uint8Array;
   /**
    * Decodes into the start of `out` and returns that view, or `undefined` when it cannot
    * (the data may not fit, or takes a path only the other decoders handle): the caller then

@@ -6,12 +6,13 @@ import {
   type BytesToBytesCodec,
   type CodecCallContext,
   type CodecEntry,
+  decodedSizeExceeded,
   type ExtensionObject,
   throwIfAborted,
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
-import type { DeflateBackend } from "./backend.js";
+import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
 import { parseLevel } from "./configuration.js";
 
 const PACKAGE = "@zarr/codec-gzip";
@@ -22,6 +23,11 @@ const PACKAGE = "@zarr/codec-gzip";
  * (arrays of many small chunks spent most of their time in those hand-offs).
  */
 const BLOCKING_MAX_BYTES = 64 * 1024 + 1024;
+/** The bound of a decode: the pipeline's, or none for direct calls without one. */
+function maxOutputOf(ctx: CodecCallContext): number {
+  return ctx.maxDecodedBytes ?? Number.MAX_SAFE_INTEGER;
+}
+
 /** Where worker threads find the entries (`gzip`, `zlib`, over the runtime's backend). */
 const ENTRIES = workerModuleUrl(import.meta.url, "index.js");
 
@@ -37,7 +43,7 @@ class DeflateCodec implements BytesToBytesCodec {
     private readonly jsonName: string,
     readonly level: number,
     private readonly compress: Transform,
-    private readonly decompress: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array>,
+    private readonly decompress: (bytes: Uint8Array, maxOutput: number) => Uint8Array | Promise<Uint8Array>,
     private readonly backend: DeflateBackend,
   ) {}
 
@@ -46,16 +52,17 @@ class DeflateCodec implements BytesToBytesCodec {
     try {
       return await this.compress(bytes, this.level);
     } catch (error) {
-      throw this.failure("encode", error, ctx.key);
+      throw this.failure("encode", error, ctx);
     }
   }
 
+  /** Inflates, stopping with `CODEC_FAILED` once the output passes `ctx.maxDecodedBytes`. */
   async decode(bytes: Uint8Array, ctx: CodecCallContext): Promise<Uint8Array> {
     throwIfAborted(ctx.signal);
     try {
-      return await this.decompress(bytes);
+      return await this.decompress(bytes, maxOutputOf(ctx));
     } catch (error) {
-      throw this.failure("decode", error, ctx.key);
+      throw this.failure("decode", error, ctx);
     }
   }
 
@@ -70,11 +77,14 @@ class DeflateCodec implements BytesToBytesCodec {
     throwIfAborted(ctx.signal);
     try {
       const into = backend.decompressInto?.(bytes, this.name, scratch);
-      if (into !== undefined) return into;
+      if (into !== undefined) {
+        if (into.length > maxOutputOf(ctx)) throw new OutputLimitExceeded(maxOutputOf(ctx));
+        return into;
+      }
       const blocking = this.name === "gzip" ? backend.decompressGzipSync : backend.decompressZlibSync;
-      return blocking !== undefined ? blocking(bytes) : this.decode(bytes, ctx);
+      return blocking !== undefined ? blocking(bytes, maxOutputOf(ctx)) : this.decode(bytes, ctx);
     } catch (error) {
-      throw this.failure("decode", error, ctx.key);
+      throw this.failure("decode", error, ctx);
     }
   }
 
@@ -87,7 +97,11 @@ class DeflateCodec implements BytesToBytesCodec {
     return { name: this.jsonName, configuration: { level: this.level } };
   }
 
-  private failure(action: string, error: unknown, key: string): ZarrError {
+  private failure(action: string, error: unknown, ctx: CodecCallContext): ZarrError {
+    const key = ctx.key;
+    if (error instanceof OutputLimitExceeded) {
+      return decodedSizeExceeded(this.name, { key, maxDecodedBytes: error.maxOutput }, error.declared);
+    }
     const detail = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown } | null)?.code;
     const suffix = typeof code === "string" ? ` (${code})` : "";

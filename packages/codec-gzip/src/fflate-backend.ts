@@ -15,8 +15,8 @@
  *   160 KiB of buffers per call, which dominates for small chunks.
  */
 import { adler32 } from "@zarr/spec";
-import { Gunzip, gzipSync, inflateSync, zlibSync } from "fflate";
-import type { DeflateBackend } from "./backend.js";
+import { Gunzip, gzipSync, Inflate, inflateSync, zlibSync } from "fflate";
+import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
 import { crc32 } from "./crc32.js";
 import { parseMemberHeader, readUint32LE, TRAILER_LENGTH, verifyMembers } from "./gzip-format.js";
 
@@ -24,6 +24,49 @@ import { parseMemberHeader, readUint32LE, TRAILER_LENGTH, verifyMembers } from "
 const MAX_DEFLATE_RATIO = 1032;
 /** The largest output allocated from a trailer's claim before the data has proved it. */
 const MAX_PREALLOCATION = 16 * 1024 * 1024;
+/**
+ * Input fed to fflate's streaming decoders per call when the output is bounded: fflate
+ * inflates all it is given before handing output over, so this caps what one call can
+ * allocate past the bound (about 1032 × this).
+ */
+const FEED_BYTES = 16 * 1024;
+
+/**
+ * Feeds `bytes` (up to `end`) to a streaming decoder in small pieces, so that `tooMuch`,
+ * checked after every piece, stops it soon after the output passes its bound.
+ */
+function feedBounded(stream: { push(data: Uint8Array, final?: boolean): void }, bytes: Uint8Array, end: number, tooMuch: () => boolean): void {
+  for (let at = 0; ; at += FEED_BYTES) {
+    const next = Math.min(end, at + FEED_BYTES);
+    stream.push(bytes.subarray(at, next), next === end);
+    if (tooMuch()) return;
+    if (next === end) return;
+  }
+}
+
+/**
+ * Inflates raw deflate data into at most `maxOutput` bytes, else throws
+ * {@link OutputLimitExceeded}. Small bounds get one buffer of the bound's size (one spare
+ * byte shows an overflow); large ones a streaming decoder fed piece by piece, so output
+ * grows only as the data proves it.
+ */
+export function inflateBounded(data: Uint8Array, maxOutput: number): Uint8Array {
+  const cap = Math.min(maxOutput, data.length * MAX_DEFLATE_RATIO + 64);
+  if (cap <= MAX_PREALLOCATION) {
+    const out = inflateSync(data, { out: new Uint8Array(cap + 1) });
+    if (out.length > maxOutput) throw new OutputLimitExceeded(maxOutput);
+    return out;
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const stream = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total <= maxOutput && chunk.length > 0) chunks.push(chunk);
+  });
+  feedBounded(stream, data, data.length, () => total > maxOutput);
+  if (total > maxOutput) throw new OutputLimitExceeded(maxOutput);
+  return concat(chunks);
+}
 
 type FflateLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
@@ -50,11 +93,11 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
  * last member is accepted (as gzip, Python and node:zlib do); zero bytes between members
  * are not (Python reads on after them, node:zlib stops there).
  */
-export function gunzipVerified(bytes: Uint8Array): Uint8Array {
+export function gunzipVerified(bytes: Uint8Array, maxOutput: number = Number.MAX_SAFE_INTEGER): Uint8Array {
   const n = bytes.length;
   if (n === 0) throw new Error("empty input is not gzip data");
   const headerLength = parseMemberHeader(bytes, 0, n);
-  return gunzipSingleMember(bytes, headerLength) ?? gunzipMembers(bytes);
+  return gunzipSingleMember(bytes, headerLength, maxOutput) ?? gunzipMembers(bytes, maxOutput);
 }
 
 /**
@@ -64,21 +107,25 @@ export function gunzipVerified(bytes: Uint8Array): Uint8Array {
  * deflate data may then only be followed by its trailer (or by junk that the CRC-32 and
  * length check still bind to the same output).
  */
-function gunzipSingleMember(bytes: Uint8Array, headerLength: number): Uint8Array | undefined {
+function gunzipSingleMember(bytes: Uint8Array, headerLength: number, maxOutput: number): Uint8Array | undefined {
   const n = bytes.length;
   const body = bytes.subarray(headerLength, n - TRAILER_LENGTH);
   for (let at = body.indexOf(0x1f); at >= 0; at = body.indexOf(0x1f, at + 1)) {
     if (body[at + 1] === 0x8b && body[at + 2] === 8) return undefined;
   }
   const size = readUint32LE(bytes, n - 4);
+  // The trailer of the only member gives the output's size (mod 2^32, and bounds stay below):
+  // a claim over the bound fails here, and a false one fails the length check below.
+  if (size > maxOutput) throw new OutputLimitExceeded(maxOutput, size);
   const plausible = size <= MAX_PREALLOCATION && size <= body.length * MAX_DEFLATE_RATIO;
   let output: Uint8Array;
   try {
     // With `out` fflate never grows the buffer and silently drops what does not fit. One
     // spare byte makes more data than claimed visible as a length mismatch; without it the
     // cut-off output could match a trailer claiming less (e.g. zero padding: size 0, CRC 0).
-    output = plausible ? inflateSync(body, { out: new Uint8Array(size + 1) }) : inflateSync(body);
-  } catch {
+    output = plausible ? inflateSync(body, { out: new Uint8Array(size + 1) }) : inflateBounded(body, maxOutput);
+  } catch (error) {
+    if (error instanceof OutputLimitExceeded) throw error;
     return undefined;
   }
   if (output.length !== size || crc32(output) !== readUint32LE(bytes, n - TRAILER_LENGTH)) return undefined;
@@ -86,7 +133,7 @@ function gunzipSingleMember(bytes: Uint8Array, headerLength: number): Uint8Array
 }
 
 /** The exact path: any number of members, zero padding after the last. */
-function gunzipMembers(bytes: Uint8Array): Uint8Array {
+function gunzipMembers(bytes: Uint8Array, maxOutput: number): Uint8Array {
   const n = bytes.length;
   // fflate would read zero padding as the start of another member and fail, so stop
   // feeding it a little after the trailing run of zeros begins. This never cuts deflate
@@ -99,18 +146,24 @@ function gunzipMembers(bytes: Uint8Array): Uint8Array {
 
   const chunks: Uint8Array[] = [];
   const starts = [0];
+  let total = 0;
   const stream = new Gunzip((chunk) => {
-    if (chunk.length > 0) chunks.push(chunk);
+    total += chunk.length;
+    if (total <= maxOutput && chunk.length > 0) chunks.push(chunk);
   });
   stream.onmember = (offset) => starts.push(offset);
-  stream.push(bytes.subarray(0, feedEnd), true);
+  feedBounded(stream, bytes, feedEnd, () => total > maxOutput);
+  if (total > maxOutput) throw new OutputLimitExceeded(maxOutput);
   const output = chunks.length === 0 ? new Uint8Array(0) : concat(chunks);
   verifyMembers(bytes, starts, zeroStart, output);
   return output;
 }
 
-/** Decodes a zlib stream and verifies its Adler-32. The stream must end the input. */
-export function unzlibVerified(bytes: Uint8Array): Uint8Array {
+/**
+ * Decodes a zlib stream and verifies its Adler-32. The stream must end the input. More than
+ * `maxOutput` bytes of output throw {@link OutputLimitExceeded}, before they are allocated.
+ */
+export function unzlibVerified(bytes: Uint8Array, maxOutput: number = Number.MAX_SAFE_INTEGER): Uint8Array {
   const n = bytes.length;
   // 2-byte header, at least 2 bytes of deflate data, 4-byte Adler-32.
   if (n < 8) throw new Error(`${n} bytes are too short for a zlib stream`);
@@ -119,7 +172,7 @@ export function unzlibVerified(bytes: Uint8Array): Uint8Array {
   if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7) throw new Error("not a zlib stream: unsupported compression method or window size");
   if (((cmf << 8) | flg) % 31 !== 0) throw new Error("not a zlib stream: header check failed");
   if (flg & 0x20) throw new Error("zlib streams with a preset dictionary are not supported");
-  const output = inflateSync(bytes.subarray(2, n - 4));
+  const output = inflateBounded(bytes.subarray(2, n - 4), maxOutput);
   const stored = ((bytes[n - 4] << 24) | (bytes[n - 3] << 16) | (bytes[n - 2] << 8) | bytes[n - 1]) >>> 0;
   if (adler32(output) !== stored) {
     throw new Error("zlib Adler-32 check failed (corrupt data, or bytes after the end of the stream)");

@@ -6,6 +6,7 @@
 import {
   type BytesToBytesCodec,
   type CodecEntry,
+  decodedSizeExceeded,
   describeJson,
   type JsonObject,
   MetadataError,
@@ -61,15 +62,15 @@ export function numcodecsLz4Encode(input: Uint8Array, acceleration = 1): Uint8Ar
 
 /**
  * Decodes the numcodecs lz4 framing. Throws `CODEC_FAILED` naming `key` for corrupt
- * input, including a size header larger than LZ4 could produce from the block (checked
- * before allocating).
+ * input, including a size header larger than LZ4 could produce from the block or than
+ * `maxSize` (both checked before allocating).
  *
  * @example
  * ```ts
  * const bytes = numcodecsLz4Decode(framed, "c/0");
  * ```
  */
-export function numcodecsLz4Decode(input: Uint8Array, key = "(unknown)"): Uint8Array {
+export function numcodecsLz4Decode(input: Uint8Array, key = "(unknown)", maxSize = 0x7fffffff): Uint8Array {
   if (input.length < 5) {
     throw new ZarrError("CODEC_FAILED", `lz4 chunk "${key}" is ${input.length} bytes, too short for a size header and a block`, {
       key,
@@ -84,7 +85,13 @@ export function numcodecsLz4Decode(input: Uint8Array, key = "(unknown)"): Uint8A
       { key },
     );
   }
-  const out = new Uint8Array(size);
+  if (size > maxSize) throw decodedSizeExceeded("lz4", { key, maxDecodedBytes: maxSize }, size);
+  let out: Uint8Array;
+  try {
+    out = new Uint8Array(size);
+  } catch (error) {
+    throw new ZarrError("CODEC_FAILED", `lz4 chunk "${key}" needs ${size} bytes, which cannot be allocated`, { key, cause: error });
+  }
   let written: number;
   try {
     written = lz4DecompressBlockInto(input.subarray(4), out, 0, size);
@@ -121,7 +128,7 @@ export const lz4: CodecEntry = {
       kind: "bytes_to_bytes",
       name: "numcodecs.lz4",
       encode: (bytes) => numcodecsLz4Encode(bytes, acceleration),
-      decode: (bytes, ctx) => numcodecsLz4Decode(bytes, ctx.key),
+      decode: (bytes, ctx) => numcodecsLz4Decode(bytes, ctx.key, ctx.maxDecodedBytes),
       toJSON: () => ({ name: "numcodecs.lz4", configuration: { acceleration } }),
     };
   },

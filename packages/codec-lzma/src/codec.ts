@@ -26,7 +26,7 @@ class LzmaCodec implements BytesToBytesCodec {
 
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
     throwIfAborted(ctx.signal);
-    return guard(ctx.key, "decode", () => decompressWith(bytes, this.options, ctx.key));
+    return guard(ctx.key, "decode", () => decompressWith(bytes, this.options, ctx.key, ctx.maxDecodedBytes));
   }
 
   toJSON() {

@@ -4,18 +4,18 @@ import { CHECK_CRC64 } from "./check/check.js";
 import { corrupt } from "./errors.js";
 import { deltaDecode, deltaEncode } from "./filters/delta.js";
 import { x86Convert } from "./filters/x86.js";
+import { encodeLzma1, encodeLzma2 } from "./lzma/lzma-stream-encoder.js";
 import { ALONE_HEADER_SIZE, decodeAlone, decodeLzma1 } from "./lzma/lzma1-decoder.js";
 import { decodeLzma2, scanLzma2 } from "./lzma/lzma2-decoder.js";
-import { encodeLzma1, encodeLzma2 } from "./lzma/lzma-stream-encoder.js";
 import { propsByte } from "./lzma/model.js";
 import { declaredDictSize, type LzmaEncoderSettings, presetSettings } from "./lzma/settings.js";
 import {
   CHECK_DEFAULT,
+  type FilterStep,
   FORMAT_ALONE,
   FORMAT_AUTO,
   FORMAT_RAW,
   FORMAT_XZ,
-  type FilterStep,
   type LzmaOptions,
   type OptionFailure,
   type ParsedOptions,
@@ -125,14 +125,15 @@ function unsupportedFilter(f: FilterStep, key: string): ZarrError {
 /**
  * Decompresses with parsed options. Like Python's `lzma.decompress`, concatenated streams
  * are all decoded; .xz additionally allows stream padding between and after streams.
+ * Output past `maxSize` fails before it is allocated (declared sizes are checked first).
  */
-export function decompressWith(input: Uint8Array, options: ParsedOptions, key: string): Uint8Array {
+export function decompressWith(input: Uint8Array, options: ParsedOptions, key: string, maxSize?: number): Uint8Array {
   const format = options.format;
-  if (format === FORMAT_RAW) return decompressRaw(input, options.chain as FilterStep[], key);
-  if (hasXzMagic(input)) return decodeXzFile(input, key);
+  if (format === FORMAT_RAW) return decompressRaw(input, options.chain as FilterStep[], key, maxSize);
+  if (hasXzMagic(input)) return decodeXzFile(input, key, maxSize);
   if (format === FORMAT_XZ) throw corrupt(key, "not .xz data (bad magic bytes)");
   // .lzma (FORMAT_ALONE, or FORMAT_AUTO without the .xz magic).
-  const output = new OutputBuffer(0, key);
+  const output = new OutputBuffer(0, key, maxSize);
   let pos = 0;
   do {
     pos = decodeAlone(input, pos, input.length, output, key);
@@ -140,12 +141,12 @@ export function decompressWith(input: Uint8Array, options: ParsedOptions, key: s
   return output.result();
 }
 
-function decompressRaw(input: Uint8Array, chain: FilterStep[], key: string): Uint8Array {
+function decompressRaw(input: Uint8Array, chain: FilterStep[], key: string, maxSize?: number): Uint8Array {
   const last = chain[chain.length - 1];
   for (let i = 0; i < chain.length - 1; i++) {
     if (chain[i].kind === "unsupported") throw unsupportedFilter(chain[i], key);
   }
-  const output = new OutputBuffer(0, key);
+  const output = new OutputBuffer(0, key, maxSize);
   let pos = 0;
   do {
     const streamStart = output.length;

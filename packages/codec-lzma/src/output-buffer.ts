@@ -9,18 +9,26 @@ export class OutputBuffer {
   bytes: Uint8Array;
   length = 0;
 
+  /** The most bytes this buffer may ever hold: `MAX_OUTPUT`, or the caller's smaller bound. */
+  readonly limit: number;
+
   constructor(
     initialCapacity: number,
     private readonly key: string,
+    limit: number = MAX_OUTPUT,
   ) {
-    this.bytes = allocate(Math.min(initialCapacity, MAX_OUTPUT), key);
+    this.limit = Math.min(limit, MAX_OUTPUT);
+    this.bytes = allocate(Math.min(initialCapacity, this.limit), key);
   }
 
-  /** Makes room for `total` bytes (doubling, so appends stay amortised O(1)). */
+  /**
+   * Makes room for `total` bytes (doubling, so appends stay amortised O(1), but never past
+   * `limit`); more than `limit` fails before anything is allocated.
+   */
   ensure(total: number): void {
     if (total <= this.bytes.length) return;
-    if (total > MAX_OUTPUT) throw corrupt(this.key, `decoded size ${total} exceeds the ${MAX_OUTPUT}-byte limit`);
-    const grown = allocate(Math.min(MAX_OUTPUT, Math.max(total, this.bytes.length * 2)), this.key);
+    if (total > this.limit) throw corrupt(this.key, `decoded size ${total} exceeds the ${this.limit}-byte limit`);
+    const grown = allocate(Math.min(this.limit, Math.max(total, this.bytes.length * 2)), this.key);
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
   }

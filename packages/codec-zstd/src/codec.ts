@@ -18,6 +18,7 @@ const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
 
 function decodeFailure(error: unknown, key: string): ZarrError {
   if (error instanceof ZarrError) return error;
+  // e.g. a RangeError from an allocation that failed: still a coded error.
   return asZarrError(error, "CODEC_FAILED", `zstd: cannot decode chunk "${key}"`, key);
 }
 
@@ -53,7 +54,7 @@ export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}):
     decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
       throwIfAborted(ctx.signal);
       try {
-        return decodeFrames(bytes, undefined, ctx.key);
+        return decodeFrames(bytes, undefined, ctx.key, undefined, ctx.maxDecodedBytes);
       } catch (error) {
         throw decodeFailure(error, ctx.key);
       }
@@ -62,7 +63,7 @@ export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}):
     decodeInto(bytes: Uint8Array, scratch: Uint8Array, ctx: CodecCallContext): Uint8Array {
       throwIfAborted(ctx.signal);
       try {
-        return decodeFrames(bytes, undefined, ctx.key, scratch);
+        return decodeFrames(bytes, undefined, ctx.key, scratch, ctx.maxDecodedBytes);
       } catch (error) {
         throw decodeFailure(error, ctx.key);
       }

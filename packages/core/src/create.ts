@@ -223,13 +223,18 @@ export async function createArray(store: Store, path: string, options: CreateArr
   if (options.dimensionNames !== undefined) doc.dimension_names = [...options.dimensionNames];
   const parsed = parseArrayMetadata(doc, { key });
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
-  const probe = await resolveArray(store, p, parsed, { registry });
+  const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });
   // Record every parameter the codecs chose (e.g. a typesize taken from the data type).
   const metadata: ArrayMetadata = { ...parsed, chunk_grid: probe.chunkGrid.toJSON(), codecs: probe.codecs.toJSON() };
   await prepareNewNode(store, p, options);
   await writeMissingParents(store, p, options.signal);
   await writeNodeMetadata(store, p, metadata, options.signal);
-  return resolveArray(store, p, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, chunkCache: options.chunkCache });
+  return resolveArray(store, p, metadata, {
+    registry,
+    writeEmptyChunks: options.writeEmptyChunks,
+    chunkCache: options.chunkCache,
+    maxChunkBytes: options.maxChunkBytes,
+  });
 }
 
 /**

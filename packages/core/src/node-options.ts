@@ -19,6 +19,14 @@ export interface ArrayConfig {
   writeEmptyChunks: boolean;
   /** Decoded chunks every `get` of the array reuses (`createChunkCache`; default none). */
   chunkCache?: ChunkCache;
+  /**
+   * The most memory one chunk may take, decoded, and the bound every decompressor decodes
+   * against when the chunk spec does not fix the decoded size (variable-length data):
+   * default 2 GiB (`DEFAULT_MAX_CHUNK_BYTES`). Chunks and struct records whose metadata
+   * implies more fail with `UNSUPPORTED`/`METADATA_INVALID` before anything is allocated;
+   * raise it to read them.
+   */
+  maxChunkBytes: number;
 }
 
 /** Options shared by `createGroup` and `createArray`. */

@@ -17,6 +17,7 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import { checkElementMemory, checkMaxChunkBytes } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
 import { metadataKey, nodePrefix } from "./paths.js";
@@ -198,6 +199,9 @@ export async function resolveArray(
     const dtDef = metadata.data_type;
     const dtEntry = await registry.dataType(dtDef.name, { key, path: ["data_type"] });
     const dataType = dtEntry.fromConfig(dtDef.name, dtDef.configuration, ["data_type"]);
+    const maxChunkBytes = checkMaxChunkBytes(options.maxChunkBytes);
+    // Before the fill value is parsed: that materialises one element.
+    checkElementMemory(dataType, maxChunkBytes, key);
     const fillValue = dataType.parseFillValue(metadata.fill_value, ["fill_value"]);
     const gridEntry = await registry.chunkGrid(metadata.chunk_grid.name, { key, path: ["chunk_grid"] });
     const chunkGrid = gridEntry.fromConfig(metadata.chunk_grid.configuration, metadata.shape, ["chunk_grid"]);
@@ -211,6 +215,7 @@ export async function resolveArray(
     const codecs = await buildPipeline(metadata.codecs, { shape: firstChunk, dataType, fillValue }, registry, {
       key,
       path: ["codecs"],
+      maxChunkBytes,
     });
     return new ZarrArray({
       store,
@@ -222,7 +227,11 @@ export async function resolveArray(
       chunkGrid,
       chunkKeyEncoding,
       codecs,
-      config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache },
+      config: {
+        writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false,
+        chunkCache: options.chunkCache,
+        maxChunkBytes,
+      },
       zarrFormat: options.zarrFormat ?? format?.zarrFormat ?? 3,
       format,
     });

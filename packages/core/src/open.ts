@@ -44,7 +44,7 @@ async function nodeFromMetadata(
 ): Promise<ZarrNode> {
   const registry = options.registry ?? defaultRegistry;
   if (metadata.node_type === "array") {
-    return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, format, chunkCache: options.chunkCache });
+    return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, format, chunkCache: options.chunkCache, maxChunkBytes: options.maxChunkBytes });
   }
   // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
   // consolidated_metadata into nested groups of a consolidated hierarchy.

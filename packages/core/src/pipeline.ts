@@ -15,8 +15,10 @@ import {
   type CodecEntry,
   type CodecPipeline,
   copyRegion,
+  DEFAULT_MAX_CHUNK_BYTES,
   type DecodeTarget,
   type DimIndexer,
+  decodedSizeExceeded,
   type ExtensionObject,
   type JsonPath,
   MetadataError,
@@ -44,8 +46,9 @@ export async function buildPipeline(
   codecs: readonly ExtensionObject[],
   spec: ChunkSpec,
   registry: Registry,
-  options: { key?: string; path?: JsonPath } = {},
-): Promise<CodecPipeline> {
+  options: { key?: string; path?: JsonPath; maxChunkBytes?: number } = {},
+): Promise<Pipeline> {
+  const maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
   const basePath = options.path ?? ["codecs"];
   const arrayToArray: ArrayToArrayCodec[] = [];
   let arrayToBytes: ArrayToBytesCodec | undefined;
@@ -83,7 +86,7 @@ export async function buildPipeline(
       spec: current,
       path,
       buildPipeline: async (inner, innerSpec, innerPath) => {
-        const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath });
+        const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath, maxChunkBytes });
         offload.addPipeline(nested);
         return nested;
       },
@@ -116,7 +119,7 @@ export async function buildPipeline(
   if (arrayToBytes === undefined) {
     throw new MetadataError(basePath, 'the codec chain has no array→bytes codec (such as "bytes")', { key: options.key });
   }
-  return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload);
+  return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload, maxChunkBytes);
 }
 
 /** What the entries of a chain (nested chains included) declare about worker threads. */
@@ -186,6 +189,8 @@ export class Pipeline implements CodecPipeline {
     private readonly arrayToBytes: ArrayToBytesCodec,
     private readonly bytesToBytes: readonly BytesToBytesCodec[],
     offload: { modules: ModuleExport[] | undefined; worth: boolean } = { modules: undefined, worth: false },
+    /** The bound of decoded sizes the chain cannot know from the chunk spec (see `decodeBounds`). */
+    readonly maxChunkBytes: number = DEFAULT_MAX_CHUNK_BYTES,
   ) {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
     this.workerModules = offload.modules;
@@ -241,42 +246,83 @@ export class Pipeline implements CodecPipeline {
     return bytes;
   }
 
-  async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
-    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
-      const c = this.bytesToBytes[i];
-      throwIfAborted(ctx.signal);
-      try {
-        bytes = await c.decode(bytes, ctx);
-      } catch (error) {
-        throw failed(error, c, "decode", ctx);
-      }
+  /**
+   * The most bytes each bytes→bytes codec may decode to, by index in the chain: what the
+   * array→bytes codec encodes a chunk of `abSpec` to, carried forward through the
+   * `computeEncodedSize` of the bytes→bytes codecs before it; `maxChunkBytes` where a size
+   * is not fixed (variable-length data, compressed inner stages). A fixed size above
+   * `maxChunkBytes` fails here, before anything is read or allocated.
+   */
+  decodeBounds(abSpec: ChunkSpec, key: string): number[] {
+    const bounds: number[] = [];
+    let size = this.arrayToBytes.computeEncodedSize?.(abSpec);
+    if (size !== undefined && size > this.maxChunkBytes) {
+      throw new ZarrError(
+        "UNSUPPORTED",
+        `Chunk "${key}" decodes to ${size} bytes, more than the array's maxChunkBytes (${this.maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
+        { key },
+      );
     }
-    return this.decodeArray(bytes, this.specs(spec), ctx);
+    for (const c of this.bytesToBytes) {
+      bounds.push(size ?? this.maxChunkBytes);
+      size = size === undefined ? undefined : c.computeEncodedSize?.(size);
+    }
+    return bounds;
+  }
+
+  /** Runs bytes→bytes codec `i` of the chain backwards, bounded, checking the bound afterwards too. */
+  private async decodeStage(
+    i: number,
+    bytes: Uint8Array,
+    bound: number,
+    ctx: CodecCallContext,
+    scratch?: Uint8Array,
+  ): Promise<Uint8Array> {
+    const c = this.bytesToBytes[i];
+    const bounded: CodecCallContext = { key: ctx.key, signal: ctx.signal, maxDecodedBytes: bound };
+    let out: Uint8Array;
+    try {
+      out = scratch !== undefined && c.decodeInto !== undefined ? await c.decodeInto(bytes, scratch, bounded) : await c.decode(bytes, bounded);
+    } catch (error) {
+      throw failed(error, c, "decode", ctx);
+    }
+    // Codecs that ignore the bound are caught here, after the fact.
+    if (out.length > bound) throw decodedSizeExceeded(c.name, bounded, out.length);
+    return out;
+  }
+
+  async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
+    const specs = this.specs(spec);
+    const bounds = this.decodeBounds(specs[specs.length - 1], ctx.key);
+    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
+      throwIfAborted(ctx.signal);
+      bytes = await this.decodeStage(i, bytes, bounds[i], ctx);
+    }
+    return this.decodeArray(bytes, specs, ctx);
   }
 
   async decodeInto(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<void> {
     const specs = this.specs(spec);
     const abSpec = specs[specs.length - 1];
+    const bounds = this.decodeBounds(abSpec, ctx.key);
     // The last bytes→bytes decoder (the compressor) writes into a reused buffer when it can
     // and the decoded size is known.
     let scratch: Uint8Array | undefined;
     try {
       for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
-        const c = this.bytesToBytes[i];
         throwIfAborted(ctx.signal);
-        try {
-          if (i === 0 && c.decodeInto !== undefined) {
-            const size = this.arrayToBytes.computeEncodedSize?.(abSpec);
-            if (size !== undefined) {
+        if (i === 0 && this.bytesToBytes[0].decodeInto !== undefined) {
+          const size = this.arrayToBytes.computeEncodedSize?.(abSpec);
+          if (size !== undefined) {
+            try {
               scratch = takeScratch(size + SCRATCH_SPARE);
-              bytes = await c.decodeInto(bytes, scratch, ctx);
-              continue;
+            } catch (error) {
+              // A failed allocation (RangeError) is this chunk's coded failure, like any inside a codec.
+              throw failed(error, this.bytesToBytes[0], "decode", ctx);
             }
           }
-          bytes = await c.decode(bytes, ctx);
-        } catch (error) {
-          throw failed(error, c, "decode", ctx);
         }
+        bytes = await this.decodeStage(i, bytes, bounds[i], ctx, scratch);
       }
       if (this.arrayToArray.length === 0) {
         const ab = this.arrayToBytes;

@@ -2,23 +2,23 @@
 import {
   type ArrayMetadata,
   asZarrError,
+  copyRegion,
+  cStrides,
+  type DimIndexer,
   fillRegion,
+  fullSelection,
   isListable,
   isWritable,
   mapConcurrent,
   shapeSize,
-  cStrides,
-  copyRegion,
-  fullSelection,
-  type DimIndexer,
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 import { invalidateChunkCaches } from "./chunk-cache.js";
 import { writeNodeMetadata } from "./metadata-io.js";
 import { resolveArray, type ZarrArray } from "./nodes.js";
 import { nodePrefix } from "./paths.js";
+import { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 
 /** Options of `resize`. */
 export interface ResizeOptions {
@@ -127,6 +127,7 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
     registry: array.registry,
     writeEmptyChunks: array.config.writeEmptyChunks,
     chunkCache: array.config.chunkCache,
+    maxChunkBytes: array.config.maxChunkBytes,
     zarrFormat: array.zarrFormat,
     format,
   });

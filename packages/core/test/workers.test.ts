@@ -22,6 +22,7 @@ export async function overlap(counters, ms) {
   return threadId;
 }
 export function fail(key) { const e = new Error("bad chunk " + key); e.code = "CODEC_FAILED"; e.key = key; throw e; }
+export function outOfMemory() { const e = new RangeError("Array buffer allocation failed"); e.code = "ERR_MEMORY_ALLOCATION_FAILED"; throw e; }
 `,
 );
 const TASK = pathToFileURL(moduleFile).href;
@@ -64,6 +65,12 @@ describe("createWorkerPool", () => {
     expect((e as ZarrError).key).toBe("c/1/2");
     const missing = await pool.run(TASK, "nope", []).catch((x: ZarrError) => x);
     expect((missing as ZarrError).message).toContain('no function export "nope"');
+  });
+
+  it("gives other errors (an allocation failure, a Node error code) the code CODEC_FAILED, never their own", async () => {
+    const e = await pool.run(TASK, "outOfMemory", []).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ZarrError);
+    expect(e).toMatchObject({ code: "CODEC_FAILED", message: "RangeError: Array buffer allocation failed (ERR_MEMORY_ALLOCATION_FAILED)" });
   });
 
   it("rejects calls after close", async () => {

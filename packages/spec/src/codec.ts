@@ -5,7 +5,7 @@
  * the registry calls its `fromConfig` once per array with the array's chunk spec.
  */
 import type { DataType, Scalar } from "./data-type.js";
-import type { JsonPath } from "./errors.js";
+import { type JsonPath, ZarrError } from "./errors.js";
 import type { ExtensionObject } from "./extension.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { DimIndexer, NdArray } from "./ndarray.js";
@@ -20,11 +20,45 @@ export interface ChunkSpec {
   fillValue: Scalar;
 }
 
-/** Per-call context: the chunk key for error messages, and cancellation. */
+/** Per-call context: the chunk key for error messages, cancellation, and the decoded-size bound. */
 export interface CodecCallContext {
   /** Store key of the chunk being encoded or decoded (or a description for inner chunks). */
   key: string;
   signal?: AbortSignal;
+  /**
+   * The most bytes a bytes→bytes codec's `decode`/`decodeInto` may produce: the size of
+   * what it decodes to as the chunk spec fixes it (the decoded chunk, or an inner chunk of a
+   * shard), or the array's `maxChunkBytes` when that size is not known (variable-length
+   * data). A decoder that would produce more stops at once, before allocating more, and
+   * throws a `CODEC_FAILED` `ZarrError` naming the chunk key (see {@link decodedSizeExceeded}).
+   * The pipeline sets it on every decode call; a codec that ignores it is still checked
+   * after it returns. Absent on encode calls and on direct calls without a bound.
+   */
+  maxDecodedBytes?: number;
+}
+
+/**
+ * The default bound of a chunk's decoded size, and of memory allocated from what metadata
+ * says (chunk shapes, struct records): 2 GiB. Arrays take another with `maxChunkBytes`.
+ */
+export const DEFAULT_MAX_CHUNK_BYTES = 2 ** 31;
+
+/**
+ * The error a decoder throws when its output would pass `ctx.maxDecodedBytes`: a
+ * `CODEC_FAILED` `ZarrError` naming the codec, the chunk key and the bound.
+ *
+ * @example
+ * ```ts
+ * if (declaredSize > (ctx.maxDecodedBytes ?? Infinity)) throw decodedSizeExceeded("my-codec", ctx, declaredSize);
+ * ```
+ */
+export function decodedSizeExceeded(codec: string, ctx: Pick<CodecCallContext, "key" | "maxDecodedBytes">, size?: number): ZarrError {
+  const what = size === undefined ? "decodes to more than" : `would decode to ${size} bytes, more than`;
+  return new ZarrError(
+    "CODEC_FAILED",
+    `${codec}: chunk "${ctx.key}" ${what} the ${ctx.maxDecodedBytes} bytes it may hold (corrupt data, or a decompression bomb)`,
+    { key: ctx.key },
+  );
 }
 
 /**

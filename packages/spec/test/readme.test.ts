@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README example runs and prints what it says", () => {
-  const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
+  const [out, bounded] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(out).toContain("18446744073709551615n");
   expect(out).toContain('Invalid metadata in "x/zarr.json" at $.shape[1]');
   expect(out).toContain("Int32Array(4) [ 6, 5, 9, 8 ]");
@@ -16,4 +16,5 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("11e60398");
   expect(out).toContain("true STORE_CHANGED");
   expect(out).toContain("true false 67108864");
+  expect(bounded).toBe('100\nCODEC_FAILED sized: chunk "a/c/0" would decode to 100 bytes, more than the 64 bytes it may hold (corrupt data, or a decompression bomb)\n');
 });

@@ -4,6 +4,8 @@
  * `S`/`V`/structured values as base64 of their bytes, `U` as a string, object arrays as any
  * JSON value, and `null` for "no fill value" (read here as the type's zero).
  */
+
+import { decodeBase64, encodeBase64, StructDataType } from "@zarr/core/extensions";
 import {
   type DataType,
   describeJson,
@@ -13,11 +15,28 @@ import {
   type Scalar,
   type StructValue,
 } from "@zarr/spec";
-import { decodeBase64, encodeBase64 } from "@zarr/core/extensions";
 import type { Dtype } from "./dtype.js";
 import { byteOrderOf } from "./dtype.js";
 
 const utf8 = new TextEncoder();
+
+/**
+ * Reverses the byte order of every component of the packed record of `type` at `offset`
+ * of `bytes` (big- to little-endian or back), field by field, nested structs included.
+ */
+function swapRecord(type: StructDataType, bytes: Uint8Array, offset: number): void {
+  for (const f of type.fields) {
+    const start = offset + f.offset;
+    const dt = f.dataType;
+    if (dt instanceof StructDataType) {
+      for (let k = 0; k < f.count; k++) swapRecord(dt, bytes, start + k * (dt.byteSize as number));
+      continue;
+    }
+    const unit = dt.componentSize;
+    if (unit <= 1) continue;
+    for (let at = start; at + unit <= start + f.byteSize; at += unit) bytes.subarray(at, at + unit).reverse();
+  }
+}
 
 /** The zero of a data type, in metadata form. */
 export function zeroFillJson(dataType: DataType): JsonValue {
@@ -29,7 +48,9 @@ export function zeroFillJson(dataType: DataType): JsonValue {
  * Throws a `MetadataError` at `path` for a value that does not fit.
  */
 export function v2FillToV3(fill: JsonValue, dtype: Dtype, dataType: DataType, path: JsonPath): JsonValue {
-  if (fill === null) return zeroFillJson(dataType);
+  // A struct's zero is `{}` (missing fields are zero): materialising it would build one
+  // JavaScript slot per sub-array element before anything has checked its size.
+  if (fill === null) return dataType instanceof StructDataType ? {} : zeroFillJson(dataType);
   switch (dataType.kind) {
     case "bool":
       return typeof fill === "number" ? fill !== 0 : fill;
@@ -39,9 +60,10 @@ export function v2FillToV3(fill: JsonValue, dtype: Dtype, dataType: DataType, pa
       if (bytes === undefined || bytes.length !== dataType.byteSize) {
         throw new MetadataError(path, `expected base64 of ${dataType.byteSize} bytes for a structured fill value, got ${describeJson(fill)}`);
       }
-      const fromBytes = dataType.fromBytes as NonNullable<DataType["fromBytes"]>;
-      const record = dataType.getItem(fromBytes.call(dataType, bytes, 1, byteOrderOf(dtype) !== ">"), 0);
-      return dataType.fillValueToJson(record);
+      // v3 reads base64 as the little-endian packed record: swap a big-endian one in place
+      // of decoding it (which would materialise every sub-array element).
+      if (byteOrderOf(dtype) === ">" && dataType instanceof StructDataType) swapRecord(dataType, bytes, 0);
+      return encodeBase64(bytes);
     }
     case "string":
       // zarr-python 2 writes 0 (or "0") for str arrays created with the default fill value

@@ -32,6 +32,9 @@ export function decodeAlone(input: Uint8Array, pos: number, end: number, output:
   if (sizeLow !== 0xffffffff || sizeHigh !== 0xffffffff) {
     size = sizeHigh * 2 ** 32 + sizeLow;
     if (size > MAX_OUTPUT) throw corrupt(key, `the .lzma header declares ${size} bytes, more than can be decoded`);
+    if (output.length + size > output.limit) {
+      throw corrupt(key, `the .lzma header declares ${size} bytes, more than the ${output.limit}-byte limit`);
+    }
   }
   return decodeLzma1(input, pos + ALONE_HEADER_SIZE, end, output, key, props.lc, props.lp, props.pb, size);
 }
@@ -58,8 +61,9 @@ export function decodeLzma1(
   if (!dec.initRange(input, pos, end)) throw corrupt(key, "truncated or invalid LZMA data");
   const compressed = end - pos;
   const firstGuess = compressed * (size >= 0 ? MAX_EXPANSION : 4) + 65536;
-  output.ensure(start + (size >= 0 ? Math.min(size, firstGuess) : firstGuess));
-  const target = size >= 0 ? start + size : MAX_OUTPUT;
+  const target = size >= 0 ? start + size : output.limit;
+  if (target > output.limit) throw corrupt(key, `the LZMA data declares ${size} bytes, more than the ${output.limit}-byte limit`);
+  output.ensure(Math.min(target, start + (size >= 0 ? Math.min(size, firstGuess) : firstGuess)));
   for (;;) {
     dec.out = output.bytes;
     dec.outPos = output.length;
@@ -72,17 +76,20 @@ export function decodeLzma1(
     if (status === DECODE_BAD_DISTANCE) throw corrupt(key, "LZMA match distance exceeds the decoded data");
     if (status !== DECODE_LIMIT) throw corrupt(key, "LZMA data is truncated or corrupt");
     if (output.length === target) {
-      if (size < 0) throw corrupt(key, "LZMA data does not end within the size limit");
-      if (dec.pendingLen !== 0) throw corrupt(key, "an LZMA match runs past the declared size");
-      if (dec.finishedCleanly()) break;
-      // The size is known, yet an end marker may still follow (the format allows both).
-      output.ensure(output.length + 1);
+      if (dec.pendingLen !== 0) {
+        throw corrupt(key, size < 0 ? `the LZMA data decodes to more than the ${output.limit}-byte limit` : "an LZMA match runs past the declared size");
+      }
+      if (size >= 0 && dec.finishedCleanly()) break;
+      // An end marker may still follow (with a declared size the format allows both). The
+      // probe may not grow the buffer past its limit: a byte it would decode is dropped by
+      // the typed array, and the status says there was one.
+      if (output.bytes.length === output.length && output.length < output.limit) output.ensure(output.length + 1);
       dec.out = output.bytes;
       const after = dec.decode(output.length + 1, end);
-      if (after !== DECODE_END_MARKER) throw corrupt(key, "LZMA data continues past the declared size");
-      break;
+      if (after === DECODE_END_MARKER) break;
+      throw corrupt(key, size < 0 ? `the LZMA data decodes to more than the ${output.limit}-byte limit` : "LZMA data continues past the declared size");
     }
-    output.ensure(output.length + Math.max(65536, output.length - start));
+    output.ensure(Math.min(target, output.length + Math.max(65536, output.length - start)));
   }
   if (!dec.finishedCleanly()) throw corrupt(key, "LZMA data is corrupt (range coder did not end cleanly)");
   return dec.inPos;

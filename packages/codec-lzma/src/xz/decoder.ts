@@ -43,10 +43,11 @@ const BCJ_NAMES: Record<number, string> = {
 /**
  * Decodes a complete .xz file (one or more streams, with optional stream padding).
  * Throws `CODEC_FAILED` for corrupt or truncated input and `CHECKSUM_MISMATCH` when a block
- * check does not match, naming `key` in both.
+ * check does not match, naming `key` in both. Output past `maxSize` fails before it is
+ * allocated: every block's size is known from a scan of its LZMA2 chunk headers first.
  */
-export function decodeXzFile(input: Uint8Array, key: string): Uint8Array {
-  const output = new OutputBuffer(0, key);
+export function decodeXzFile(input: Uint8Array, key: string, maxSize?: number): Uint8Array {
+  const output = new OutputBuffer(0, key, maxSize);
   let pos = 0;
   for (;;) {
     pos = decodeStream(input, pos, output, key);

@@ -25,12 +25,15 @@ const UNKNOWN_SIZE_GUESS_RATIO = 16;
  * `expectedSize`, when given, must equal the decoded size. `into` is a buffer to decode
  * into: with `expectedSize` (its length) it is filled exactly; without, its start is used
  * when the frames declare their sizes and they fit, else a new buffer is allocated.
+ * `maxSize` bounds the output: frames declaring more fail before anything is allocated,
+ * and frames without a declared size stop growing the output there and fail.
  */
 export function decodeFrames(
   input: Uint8Array,
   expectedSize: number | undefined,
   key: string | undefined,
   into?: Uint8Array,
+  maxSize: number = MAX_DECODED_SIZE,
 ): Uint8Array {
   const where = key === undefined ? "the input" : `chunk "${key}"`;
   const fail = (problem: string, cause?: unknown): never => {
@@ -58,12 +61,13 @@ export function decodeFrames(
     bound += f.maxDecodedSize;
   }
   // Declared sizes are checked against the limits before anything is allocated.
-  if (knownTotal > MAX_DECODED_SIZE) fail(`the frames declare ${knownTotal} bytes, over the ${MAX_DECODED_SIZE}-byte limit`);
+  const limit = Math.min(MAX_DECODED_SIZE, maxSize);
+  if (knownTotal > limit) fail(`the frames declare ${knownTotal} bytes, over the ${limit}-byte limit`);
   if (expectedSize !== undefined && (allKnown ? knownTotal !== expectedSize : knownTotal > expectedSize)) {
     fail(`the frames declare ${knownTotal} bytes of content, expected ${expectedSize}`);
   }
   // The most the output may ever hold: the limit, the expected size, what the blocks can produce.
-  const maxTotal = Math.min(MAX_DECODED_SIZE, expectedSize ?? MAX_DECODED_SIZE, bound);
+  const maxTotal = Math.min(limit, expectedSize ?? limit, bound);
   // Decoding into the caller's buffer never grows it: all of it when the size is expected,
   // its start when the declared sizes fit.
   let target = into;
@@ -85,6 +89,11 @@ export function decodeFrames(
       op = decodeFrame(input, f, out, op, limit);
     } catch (error) {
       if (error instanceof ZarrError) throw error;
+      // A frame without a declared size stopped where the bound, not its own blocks, ends it.
+      if (f.contentSize < 0 && limit < frameStart + f.maxDecodedSize && error instanceof ZstdCorruption && error.message.includes("past")) {
+        const at = ` (${error.message})`;
+        return fail(`the frame at offset ${f.start} decodes to more than the ${maxTotal}-byte limit${at}`, error);
+      }
       const problem = error instanceof ZstdCorruption ? error.message : `unexpected failure (${String(error)})`;
       return fail(`corrupt frame at offset ${f.start} (${problem})`, error);
     }

@@ -37,10 +37,10 @@ import {
 } from "@zarr/spec";
 import { decodeBase64 } from "./base64.js";
 import { checkByteLength } from "./byte-order.js";
+import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";
 import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";
 import { sameValue } from "./object.js";
-import { expectOnlyFields } from "./config-fields.js";
 import { CORE_PACKAGE, cannotHold } from "./shared.js";
 
 /** One field of a struct: where it sits in the packed record and what it holds. */
@@ -67,7 +67,8 @@ export class StructDataType implements DataType<StructValue, StructValue[]> {
   readonly byteSize: number;
   readonly componentSize: number;
   readonly configuration: { readonly fields: JsonValue[] };
-  private readonly zero: StructValue;
+  /** The all-zero element, built on first use (see `zero`). */
+  private zeroValue: StructValue | undefined;
 
   constructor(
     readonly name: string,
@@ -83,13 +84,23 @@ export class StructDataType implements DataType<StructValue, StructValue[]> {
     this.byteSize = size;
     this.componentSize = component;
     this.configuration = { fields: fieldsJson };
+  }
+
+  /**
+   * The all-zero element. Built on first use, not when the type is made: a sub-array
+   * field holds one JavaScript slot per element, and readers check the element's size
+   * against their limits (`maxChunkBytes`) before anything materialises one.
+   */
+  private get zero(): StructValue {
+    if (this.zeroValue !== undefined) return this.zeroValue;
     const zero: StructValue = {};
-    for (const f of fields) {
+    for (const f of this.fields) {
       if (f.name === "") continue;
       const z = f.dataType.getItem(f.dataType.allocate(1), 0);
       zero[f.name] = f.shape.length === 0 ? z : (new Array(f.count).fill(z) as unknown as Scalar);
     }
-    this.zero = zero;
+    this.zeroValue = zero;
+    return zero;
   }
 
   allocate(length: number): StructValue[] {

@@ -12,17 +12,18 @@ import {
   type DataType,
   type DecodeTarget,
   type NdArray,
-  shapeSize,
   type Store,
+  shapeSize,
   type TypedArray,
   type WorkerPool,
   type WorkerStoreRecipe,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
+import { checkChunkMemory } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
 import { readThroughCache } from "./cached-read.js";
-import { storeSource } from "./store-source.js";
 import { giveScratch, takeScratch } from "./scratch.js";
+import { storeSource } from "./store-source.js";
 // By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";
 import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
@@ -91,10 +92,20 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   // A cache holds whole decoded chunks: chains that read shards in parts keep doing so.
   const cache = codecs.partialReads ? undefined : (options.chunkCache ?? array.config.chunkCache);
   const pool = cache === undefined ? offloadPool(array, options.workers) : undefined;
+  const { maxChunkBytes } = array.config;
+  // A shard is read in parts, never whole: its inner chunks are bounded by the inner chain.
+  const checkRead = (task: ChunkReadTask) => {
+    if (!codecs.partialReads) checkChunkMemory(task.spec, task.key, maxChunkBytes);
+  };
   const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
     codecs.encode(task.chunk, task.spec, { key: task.key, signal });
-  const chunkBuffer = (spec: ChunkSpec) => takeChunkBuffer(array.dataType, spec.shape, pool !== undefined);
-  const local = (task: ChunkReadTask): Promise<boolean> => {
+  const chunkBuffer = (spec: ChunkSpec) => {
+    checkChunkMemory(spec, "(chunk buffer)", maxChunkBytes);
+    return takeChunkBuffer(array.dataType, spec.shape, pool !== undefined);
+  };
+  const local = async (task: ChunkReadTask): Promise<boolean> => {
+    // Before anything is read or allocated for it (the decoders bound themselves by the same sizes).
+    checkRead(task);
     const ctx: CodecCallContext = { key: task.key, signal };
     if (cache !== undefined) return readThroughCache(cache, store, codecs, task.spec, task.target, ctx);
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
@@ -108,8 +119,9 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer && shapeSize(spec.shape) * itemBytes >= WORKER_MIN_BYTES;
   return {
     wantsSharedResult: true,
-    read(task) {
+    async read(task) {
       if (!worthSending(task.target.out.data, task.spec)) return local(task);
+      checkRead(task);
       // Without a store of their own, workers get the bytes from here; a shard is then read
       // whole, which pays only when the selection needs all of it.
       if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
@@ -172,6 +184,7 @@ function describeArray(array: ZarrArray): WorkerArray {
     dataType: dataType.toJSON(),
     fillValue: dataType.fillValueToJson(fillValue),
     buildShape: array.chunkGrid.chunkShape(array.shape.map(() => 0)),
+    maxChunkBytes: array.config.maxChunkBytes,
   };
 }
 

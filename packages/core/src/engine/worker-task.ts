@@ -38,6 +38,8 @@ export interface WorkerArray {
   fillValue: JsonValue;
   /** The chunk shape the chain was built for (the first chunk's). */
   buildShape: number[];
+  /** The array's `maxChunkBytes`: decoders in the worker are bounded as on the calling thread. */
+  maxChunkBytes: number;
 }
 
 /** One chunk read, as sent to a worker. */
@@ -74,7 +76,9 @@ async function build(array: WorkerArray): Promise<Built> {
   const dt = typeof array.dataType === "string" ? { name: array.dataType, configuration: {} } : array.dataType;
   const dataType = (await registry.dataType(dt.name)).fromConfig(dt.name, dt.configuration ?? {}, ["data_type"]);
   const fillValue = dataType.parseFillValue(array.fillValue, ["fill_value"]);
-  const pipeline = await buildPipeline(array.codecs, { shape: array.buildShape, dataType, fillValue }, registry);
+  const pipeline = await buildPipeline(array.codecs, { shape: array.buildShape, dataType, fillValue }, registry, {
+    maxChunkBytes: array.maxChunkBytes,
+  });
   return { pipeline, dataType, fillValue };
 }
 

@@ -113,8 +113,12 @@ export class PoolCore implements WorkerPool {
         if (task !== undefined) {
           if (reply.ok) task.resolve(reply.value);
           else {
-            const { code, message, key } = reply.error;
-            task.reject(new ZarrError((code as ZarrErrorCode | undefined) ?? "CODEC_FAILED", message, { key }));
+            const { name, code, message, key } = reply.error;
+            // Only a ZarrError's code is one of ours; anything else thrown in a worker (a
+            // RangeError from a failed allocation, a Node error with its own code) is a failed task.
+            const zarrCode = name === "ZarrError" && code !== undefined ? (code as ZarrErrorCode) : "CODEC_FAILED";
+            const detail = name === "ZarrError" ? message : `${name}: ${message}${code === undefined ? "" : ` (${code})`}`;
+            task.reject(new ZarrError(zarrCode, detail, { key }));
           }
         }
         this.dispatch();

@@ -1,0 +1,87 @@
+/**
+ * Bounds on memory allocated because metadata says so: a chunk's decoded size and one
+ * element's size in memory, checked against the array's `maxChunkBytes` before anything is
+ * allocated (a 49-byte `zarr.json` must not make a reader allocate gigabytes).
+ */
+import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize, ZarrError } from "@zarr/spec";
+import type { StructField } from "./data-types/struct.js";
+
+/** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
+const SLOT_BYTES = 8;
+/** Rough size of a small plain object (a struct element) before its fields. */
+const OBJECT_BYTES = 32;
+
+/**
+ * The fields of a struct data type, or undefined for any other. By shape, not by class:
+ * importing the struct module here would load it (a lazy entry) with every array.
+ */
+function structFields(dataType: DataType): readonly StructField[] | undefined {
+  const fields = (dataType as { fields?: unknown }).fields;
+  return dataType.kind === "struct" && Array.isArray(fields) ? (fields as StructField[]) : undefined;
+}
+
+/** Validates a `maxChunkBytes` option; undefined gives the default. */
+export function checkMaxChunkBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CHUNK_BYTES;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new ZarrError("INVALID_ARGUMENT", `maxChunkBytes must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * About how many bytes one element of `dataType` takes in memory once decoded: its binary
+ * size for types stored as typed arrays, more for structs, whose sub-array fields become
+ * JavaScript arrays of one slot per element. Variable-size types count one slot.
+ */
+export function elementMemoryBytes(dataType: DataType): number {
+  const fields = structFields(dataType);
+  if (fields !== undefined) {
+    let total = OBJECT_BYTES;
+    for (const f of fields) {
+      if (f.name === "") continue;
+      const item = Math.max(SLOT_BYTES, elementMemoryBytes(f.dataType));
+      total += f.shape.length === 0 ? item : OBJECT_BYTES + f.count * item;
+    }
+    return total;
+  }
+  return dataType.byteSize ?? SLOT_BYTES;
+}
+
+/**
+ * Fails with `UNSUPPORTED` (naming the metadata document `key` and `$.data_type`) when one
+ * element of `dataType` would take more than `maxChunkBytes` in memory (a struct with a
+ * huge sub-array field): even the fill value could not be held then. Not
+ * `METADATA_INVALID`: the document is valid, and a larger `maxChunkBytes` reads it.
+ */
+export function checkElementMemory(dataType: DataType, maxChunkBytes: number, key: string): void {
+  const bytes = elementMemoryBytes(dataType);
+  if (bytes <= maxChunkBytes) return;
+  let detail = "";
+  const fields = structFields(dataType);
+  if (fields !== undefined) {
+    const largest = [...fields].sort((a, b) => b.count - a.count)[0];
+    if (largest !== undefined && largest.count > 1) {
+      detail = ` (its field "${largest.name}" holds ${largest.count} elements, ${largest.byteSize} bytes stored)`;
+    }
+  }
+  throw new ZarrError(
+    "UNSUPPORTED",
+    `One element of the data type at $.data_type in "${key}" takes about ${bytes} bytes in memory${detail}, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
+    { key, jsonPath: "$.data_type" },
+  );
+}
+
+/**
+ * Fails with `UNSUPPORTED` when a chunk of `spec` would take more than `maxChunkBytes` in
+ * memory, decoded: checked before a chunk is read, decoded or allocated.
+ */
+export function checkChunkMemory(spec: ChunkSpec, key: string, maxChunkBytes: number): void {
+  const bytes = shapeSize(spec.shape) * elementMemoryBytes(spec.dataType);
+  if (bytes <= maxChunkBytes) return;
+  throw new ZarrError(
+    "UNSUPPORTED",
+    `Chunk "${key}" of shape [${spec.shape.join(", ")}] takes ${bytes} bytes decoded, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
+    { key },
+  );
+}
