@@ -77,7 +77,9 @@ export function isStaleTemp(name: string, mtimeMs: number, now: number, maxAgeMs
     const pid = Number(owner[2]);
     if (pid !== process.pid && Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) return true;
   }
-  return now - mtimeMs >= maxAgeMs;
+  // maxAgeMs 0 means any age: a file written within the current millisecond has an mtime
+  // (sub-millisecond) just past Date.now(), which a plain difference would call too young.
+  return maxAgeMs <= 0 || now - mtimeMs >= maxAgeMs;
 }
 
 /** Options of {@link removeStaleTemps}. */

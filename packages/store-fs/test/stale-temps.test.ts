@@ -29,6 +29,8 @@ describe("temporary-file names", () => {
     expect(isStaleTemp(tempNameOf("c", deadPid()), now, now)).toBe(true);
     expect(isStaleTemp(tempNameOf("c", process.ppid), now, now)).toBe(false);
     expect(isStaleTemp(tempNameOf("c", process.ppid), now - STALE_TEMP_AGE_MS - 1, now)).toBe(true);
+    // maxAgeMs 0 is any age, even for an mtime a fraction of a millisecond past Date.now().
+    expect(isStaleTemp(tempNameOf("c", process.ppid), now + 0.4, now, 0)).toBe(true);
     // The older name form (no owner) and other hosts' files: by age only.
     expect(isStaleTemp(".c.0123456789abcdef.zarr-tmp", now, now)).toBe(false);
     expect(isStaleTemp(".c.0123456789abcdef.zarr-tmp", now - STALE_TEMP_AGE_MS - 1, now)).toBe(true);
