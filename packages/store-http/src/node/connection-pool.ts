@@ -6,7 +6,7 @@
  */
 import net from "node:net";
 import tls from "node:tls";
-import type { Proxy, ProxyChooser } from "./proxy.js";
+import type { ProxyChooser, ProxyServer } from "./proxy.js";
 
 /** Receives what happens on a connection while a request owns it. */
 export interface ConnectionHandler {
@@ -24,7 +24,7 @@ export interface Connection {
   handler: ConnectionHandler | undefined;
   readonly origin: string;
   /** The HTTP proxy requests on this connection go through (absolute-form request targets); not set for a CONNECT tunnel. */
-  readonly proxy: Proxy | undefined;
+  readonly proxy: ProxyServer | undefined;
 }
 
 interface Waiter {
@@ -211,7 +211,7 @@ const MAX_CONNECT_HEAD = 64 * 1024;
  * A socket through `proxy` to `host:port` (HTTP `CONNECT`), resolved once the proxy said
  * 200. Errors name the proxy by origin, never its credentials.
  */
-function openTunnel(proxy: Proxy, host: string, port: number, tlsOptions: tls.ConnectionOptions): Promise<net.Socket> {
+function openTunnel(proxy: ProxyServer, host: string, port: number, tlsOptions: tls.ConnectionOptions): Promise<net.Socket> {
   const authority = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
   const where = `the proxy ${proxy.url.origin}`;
   return new Promise((resolve, reject) => {
@@ -221,7 +221,10 @@ function openTunnel(proxy: Proxy, host: string, port: number, tlsOptions: tls.Co
       raw.off("data", onData);
       raw.off("error", onError);
       raw.off("close", onClose);
-      if (error === undefined) return resolve(raw);
+      if (error === undefined) {
+        resolve(raw);
+        return;
+      }
       raw.destroy();
       reject(error);
     };
@@ -235,8 +238,10 @@ function openTunnel(proxy: Proxy, host: string, port: number, tlsOptions: tls.Co
         return;
       }
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString("latin1", 0, end))?.[1];
-      if (status !== "200") return done(new Error(`${where} answered ${status ?? "something not HTTP"} to CONNECT ${authority}`));
-
+      if (status !== "200") {
+        done(new Error(`${where} answered ${status ?? "something not HTTP"} to CONNECT ${authority}`));
+        return;
+      }
       if (end + 4 < head.length) raw.unshift(head.subarray(end + 4));
       done();
     };

@@ -28,14 +28,14 @@ export function proxyFromEnv(env: Record<string, string | undefined> = process.e
 }
 
 /** A proxy as the transport uses it. */
-export interface Proxy {
+export interface ProxyServer {
   url: URL;
   /** `Basic …` from the proxy URL's credentials. */
   authorization: string | undefined;
 }
 
 /** Parses a proxy URL (a bare `host:port` is taken as `http://host:port`); a TypeError names the setting, never its credentials. */
-export function parseProxy(value: string, setting: string): Proxy {
+export function parseProxy(value: string, setting: string): ProxyServer {
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
@@ -72,8 +72,8 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
 
 /** Resolved proxy settings: the proxy for each URL. */
 export class ProxyChooser {
-  readonly #http: Proxy | undefined;
-  readonly #https: Proxy | undefined;
+  readonly #http: ProxyServer | undefined;
+  readonly #https: ProxyServer | undefined;
   readonly #noProxy: string | undefined;
 
   constructor(settings: ProxySettings) {
@@ -83,7 +83,7 @@ export class ProxyChooser {
   }
 
   /** The proxy for `url`, or `undefined` to connect directly. */
-  for(url: URL): Proxy | undefined {
+  for(url: URL): ProxyServer | undefined {
     const proxy = url.protocol === "https:" ? this.#https : this.#http;
     if (proxy === undefined || bypassesProxy(url, this.#noProxy)) return undefined;
     return proxy;
