@@ -179,6 +179,7 @@ describe("nodeFetch proxies", () => {
 
   it("parses the environment, lower case first, and NO_PROXY lists", () => {
     expect(proxyFromEnv({ HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:1", NO_PROXY: " " })).toEqual({ http: undefined, https: "http://lower:1", noProxy: undefined });
+    expect(proxyFromEnv({ http_proxy: "", HTTP_PROXY: "http://upper:2", no_proxy: "", NO_PROXY: "h" })).toEqual({ http: "http://upper:2", https: undefined, noProxy: "h" });
     const u = (s: string) => new URL(s);
     expect(bypassesProxy(u("http://a.example.com/"), "example.com")).toBe(true);
     expect(bypassesProxy(u("http://example.com/"), ".example.com")).toBe(true);

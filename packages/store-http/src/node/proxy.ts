@@ -21,8 +21,10 @@ export interface ProxySettings {
 /** The proxy settings in `env` (default `process.env`): `https_proxy`, `http_proxy`, `no_proxy` and their upper-case forms. */
 export function proxyFromEnv(env: Record<string, string | undefined> = process.env): ProxySettings {
   const read = (name: string): string | undefined => {
-    const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-    return value === undefined || value.trim() === "" ? undefined : value.trim();
+    // An empty variable counts as unset (lower case first, then upper case).
+    const lower = env[name.toLowerCase()]?.trim();
+    const value = lower === undefined || lower === "" ? env[name.toUpperCase()]?.trim() : lower;
+    return value === undefined || value === "" ? undefined : value;
   };
   return { http: read("http_proxy"), https: read("https_proxy"), noProxy: read("no_proxy") };
 }
