@@ -89,6 +89,16 @@ describe("zarr with --header and ZARR_HTTP_HEADERS", () => {
     expect(result.values.map(Number)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it("sends them for a zip archive over HTTP too (zip+http://)", async () => {
+    const made = await zarr(["cp", path.join(dir, "data.zarr"), path.join(dir, "data.zip")], { env: NO_ENV_PROXY });
+    expect(made.code, made.stderr).toBe(0);
+    const url = `zip+${base.replace(/data\.zarr$/, "data.zip")}`;
+    expect((await zarr(["get", url, "a"], { env: NO_ENV_PROXY })).stderr).toMatch(/401/);
+    const get = await zarr(["get", url, "a", "--header", `Authorization: Bearer ${TOKEN}`], { env: NO_ENV_PROXY });
+    expect(get.code, get.stderr).toBe(0);
+    expect(JSON.parse(get.stdout.toString()).values.map(Number)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it("reads ZARR_HTTP_HEADERS (\\r\\n or \\n between entries), and --header overrides a name given there", async () => {
     seen.length = 0;
     const env = { ...NO_ENV_PROXY, ZARR_HTTP_HEADERS: `X-Other: one\r\nAuthorization: Bearer ${TOKEN}\n` };
