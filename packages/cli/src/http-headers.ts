@@ -12,8 +12,8 @@ export const HEADERS_ENV = "ZARR_HTTP_HEADERS";
 
 /** A header field name (an HTTP token). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What a header value may not hold (fetch's `Headers` refuses these). */
-const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
+/** What a header value may not hold (fetch's `Headers` refuses these, and anything past Latin-1). */
+const FORBIDDEN_IN_VALUE = /[\0\r\n\u0100-\uffff]/;
 
 /**
  * One `Name: value` entry as a `[name, value]` pair (value trimmed), or a ZarrError
@@ -26,7 +26,7 @@ export function parseHeaderEntry(entry: string, where: string): [string, string]
     throw new ZarrError("INVALID_ARGUMENT", `${where}: expected "Name: value" (a header name, a colon, its value)`);
   }
   const value = entry.slice(colon + 1).trim();
-  if (FORBIDDEN_IN_VALUE.test(value)) throw new ZarrError("INVALID_ARGUMENT", `${where}: the value of header ${name} holds a NUL or line break`);
+  if (FORBIDDEN_IN_VALUE.test(value)) throw new ZarrError("INVALID_ARGUMENT", `${where}: the value of header ${name} holds a NUL, a line break or a character past Latin-1 (U+00FF)`);
   return [name, value];
 }
 
