@@ -11,6 +11,12 @@
 //   node bench/http.mjs --fetch global         @zarr uses the global fetch (undici) instead of
 //                                              nodeFetch from @zarr/store-http/node (own HTTP/1.1 client)
 //   node bench/http.mjs --quick                a small array (generated here), one repetition (alias: --smoke)
+//   node bench/http.mjs --transports           the Node transports on HttpStore's own read path instead:
+//                                              256 chunk-sized (1 MiB) HttpStore.readInto calls into the
+//                                              caller's buffers, 8 in flight, over (a) nodeFetch, (b) undici
+//                                              Agent/request (bench/lib/undici-fetch.mjs), (c) global fetch;
+//                                              at 0 and 20 ms added latency (--latencies 0,20, --chunk-kib 1024,
+//                                              --reads 256, --concurrency 8, --reps 5)
 //
 // The data is what bench/read.mjs caches at full size (256 MiB float32, 512×512 chunks;
 // bench/lib/data.mjs, under <tmpdir>/zarr-bench). When it is missing, a smaller array
@@ -31,6 +37,8 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 
 if (!isMainThread) {
   await serve(workerData);
+} else if (process.argv.includes("--transports")) {
+  await transports();
 } else {
   await main();
 }
@@ -202,4 +210,90 @@ async function main() {
     "\n(vs zarrita.js = zarrita.js time / this reader's time; the target is at least 2×.\n" +
       ' "@zarr, out": get(..., { out }) into one buffer allocated before timing, as zarr-python\'s out= allows.)',
   );
+}
+
+/** The Node transports compared on HttpStore.readInto: chunk-sized range reads into the caller's buffers. */
+async function transports() {
+  const { HttpStore } = await import("@zarr/store-http");
+  const { nodeFetch } = await import("@zarr/store-http/node");
+  const { createUndiciFetch } = await import("./lib/undici-fetch.mjs");
+  const { dataRoot } = await import("./lib/data.mjs");
+  const { mkdir, writeFile } = await import("node:fs/promises");
+  const { randomFillSync } = await import("node:crypto");
+  const args = process.argv.slice(2);
+  const option = (name, fallback) => {
+    const i = args.indexOf(name);
+    return i < 0 ? fallback : args[i + 1];
+  };
+  const quick = args.includes("--quick") || args.includes("--smoke");
+  const latencies = option("--latencies", "0,20").split(",").map(Number);
+  const chunk = Number(option("--chunk-kib", quick ? 64 : 1024)) * 1024;
+  const reads = Number(option("--reads", quick ? 32 : 256));
+  const concurrency = Number(option("--concurrency", 8));
+  const reps = Number(option("--reps", quick ? 1 : 5));
+  // One 64-chunk file, read round and round (a server's page cache holds it).
+  const fileChunks = Math.min(64, reads);
+  const root = join(dataRoot(), "http-transports");
+  const name = `blob-${chunk}x${fileChunks}.bin`;
+  await mkdir(root, { recursive: true });
+  const blob = randomFillSync(new Uint8Array(chunk * fileChunks));
+  await writeFile(join(root, name), blob);
+
+  const undiciFetch = createUndiciFetch();
+  const fetches = { nodeFetch, "undici request": undiciFetch, "global fetch": globalThis.fetch };
+  // Each slot of the 8 in flight reads into its own caller-owned buffer, reused.
+  const targets = Array.from({ length: concurrency }, () => new Uint8Array(chunk));
+  const readAll = async (store) => {
+    let next = 0;
+    await Promise.all(
+      targets.map(async (target) => {
+        while (next < reads) {
+          const i = next++;
+          const size = await store.readInto(name, [{ offset: (i % fileChunks) * chunk, target }]);
+          if (size !== blob.length) throw new Error(`read ${i}: size ${size}`);
+        }
+      }),
+    );
+  };
+  const median = (t) => [...t].sort((a, b) => a - b)[Math.floor(t.length / 2)];
+  const rows = [];
+  for (const latency of latencies) {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { root, latency } });
+    const [port] = await once(worker, "message");
+    try {
+      const stores = Object.fromEntries(Object.entries(fetches).map(([k, f]) => [k, new HttpStore(`http://127.0.0.1:${port}/`, { fetch: f })]));
+      // Warm-up, and one check that every transport puts the right bytes in place.
+      for (const [k, store] of Object.entries(stores)) {
+        await readAll(store);
+        const probe = new Uint8Array(chunk);
+        await store.readInto(name, [{ offset: chunk, target: probe }]);
+        if (!probe.every((b, j) => b === blob[chunk + j])) throw new Error(`${k}: wrong bytes`);
+      }
+      const times = Object.fromEntries(Object.keys(stores).map((k) => [k, []]));
+      for (let r = 0; r < reps; r++) {
+        for (const [k, store] of Object.entries(stores)) {
+          const t0 = performance.now();
+          await readAll(store);
+          times[k].push((performance.now() - t0) / 1000);
+        }
+      }
+      rows.push({ latency, t: Object.fromEntries(Object.entries(times).map(([k, t]) => [k, median(t)])) });
+    } finally {
+      worker.postMessage("stop");
+    }
+  }
+  await undiciFetch.close();
+  const mb = (reads * chunk) / 1024 / 1024;
+  console.log(
+    `\nHTTP transports on HttpStore.readInto: ${reads} reads of ${chunk / 1024} KiB into the caller's buffers, ${concurrency} in flight, ` +
+      `http://127.0.0.1 (server in a worker thread); median of ${reps}; ${availableParallelism()} CPUs\n`,
+  );
+  console.log("| added latency | transport | time (s) | MiB/s | time / undici time |");
+  console.log("| --- | --- | ---: | ---: | ---: |");
+  for (const { latency, t } of rows) {
+    for (const [k, s] of Object.entries(t)) {
+      console.log(`| ${latency} ms | ${k} | ${s.toFixed(3)} | ${(mb / s).toFixed(0)} | ${(s / t["undici request"]).toFixed(2)} |`);
+    }
+  }
+  console.log("\n(time / undici time below 1: faster than undici's request.)");
 }

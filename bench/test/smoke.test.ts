@@ -38,6 +38,12 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(/blosc-lz4-shuffle .* zarrita\.js /);
   });
 
+  it("bench/http.mjs --transports runs HttpStore.readInto over nodeFetch, undici and the global fetch", async () => {
+    const out = await run("http.mjs", "--transports");
+    for (const transport of ["nodeFetch", "undici request", "global fetch"]) expect(out).toMatch(new RegExp(`\\| 0 ms \\| ${transport} \\| [\\d.]+ \\| \\d+ \\| \\d+\\.\\d\\d \\|`));
+    expect(out).toContain("| 20 ms | undici request |");
+  });
+
   it("bench/read.mjs runs the three readers, fresh result and out reused", async () => {
     requirePythonZarr(); // the zarr-python column
     const out = await run("read.mjs", "--only", "uncompressed,zstd", "--workers", "1");

@@ -7,12 +7,15 @@ import { fileURLToPath } from "node:url";
 import { openStore, storeScheme } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
 import { FileSystemStore } from "@zarr/store-fs";
+import { commandHeaders } from "./http-headers.js";
 import { cliRegistry } from "./registry.js";
 
 /** Options of {@link openStoreArg}. */
 export interface OpenStoreArgOptions {
   /** The command writes: the store may not exist yet (it is created on the first write). */
   writable: boolean;
+  /** `--header` values (`Name: value`), for http(s) stores, added to those of `ZARR_HTTP_HEADERS`. */
+  headers?: readonly string[];
 }
 
 /**
@@ -23,9 +26,13 @@ export interface OpenStoreArgOptions {
  * open of a directory that does not exist throws `NODE_NOT_FOUND`; a path that is a file
  * throws `INVALID_ARGUMENT`.
  *
+ * http(s) stores get the headers of `ZARR_HTTP_HEADERS` and `options.headers` (`--header`)
+ * and go through proxies from `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
+ *
  * @example
  * ```ts
  * const store = await openStoreArg("data.zarr", { writable: false });
+ * const remote = await openStoreArg("https://example.com/data.zarr", { writable: false, headers: ["Authorization: Bearer …"] });
  * ```
  */
 export async function openStoreArg(arg: string, options: OpenStoreArgOptions): Promise<Store> {
@@ -33,9 +40,10 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
   if (storeScheme(arg) !== "file") {
     // URLs (http, s3, ...) and zip archives go through the registry's store adapters;
     // HTTP(S) goes over nodeFetch (our HTTP/1.1 client on node:net), faster than the global
-    // fetch; loaded here so that local stores do not pay for it.
-    const { nodeFetch } = await import("@zarr/store-http/node");
-    return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable, fetch: nodeFetch });
+    // fetch (bench/http.mjs --transports), with proxies from the environment; loaded here so
+    // that local stores do not pay for it. Headers come from ZARR_HTTP_HEADERS and --header.
+    const headers = commandHeaders(options.headers);
+    return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable, fetch: await cliFetch(), headers });
   }
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg)) {
     try {
@@ -61,3 +69,12 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
   // A command is a batch process: blocking chunk reads skip libuv's thread-pool hand-offs.
   return new FileSystemStore(dir, { readOnly: !options.writable, blockingReads: true });
 }
+
+/** The CLI's transport: nodeFetch's client with the environment's proxies, made once per proxy setting. */
+async function cliFetch(): Promise<(url: string, init: RequestInit) => Promise<Response>> {
+  const { createNodeFetch, proxyFromEnv } = await import("@zarr/store-http/node");
+  const key = JSON.stringify(proxyFromEnv());
+  if (fetches.get(key) === undefined) fetches.set(key, createNodeFetch({ proxy: proxyFromEnv() }));
+  return fetches.get(key) as (url: string, init: RequestInit) => Promise<Response>;
+}
+const fetches = new Map<string, (url: string, init: RequestInit) => Promise<Response>>();

@@ -147,6 +147,9 @@ Commands:
   serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
 
 STORE is a local directory, an http(s):// or s3:// URL, or a .zip archive.
+http(s) stores: every command takes --header 'Name: value' (repeatable) and reads
+ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS);
+HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured. Header values are never printed.
 Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;
 
@@ -156,7 +159,7 @@ export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: st
 /** Parsed option values: strings for string options, booleans for flags. */
 export type OptionValues<O extends OptionSpec> = {
   [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean;
-} & { help?: boolean };
+} & { help?: boolean; header?: string[] };
 
 /**
  * Writes string options as `--name=value`, so a value that starts with a dash (a
@@ -191,8 +194,9 @@ export function parseCommandArgs<O extends OptionSpec>(
 ): { values: OptionValues<O>; positionals: string[] } {
   try {
     const parsed = parseArgs({
-      args: attachValues(args, options),
-      options: { ...options, help: { type: "boolean", short: "h" } },
+      args: attachValues(args, { ...options, header: { type: "string" } }),
+      // Every command takes --header (repeatable), for the http(s) stores it opens.
+      options: { ...options, help: { type: "boolean", short: "h" }, header: { type: "string", multiple: true } },
       allowPositionals: true,
       strict: true,
     });

@@ -26,13 +26,13 @@ export interface RunResult {
   command: string;
 }
 
-/** Runs `node bin/zarr.js ...args` (`node ...nodeArgs bin/zarr.js ...args` with Node flags). */
-export function zarr(args: string[], options: { cwd?: string; nodeArgs?: string[] } = {}): Promise<RunResult> {
+/** Runs `node bin/zarr.js ...args` (`node ...nodeArgs bin/zarr.js ...args` with Node flags; `env` added to this process's). */
+export function zarr(args: string[], options: { cwd?: string; nodeArgs?: string[]; env?: Record<string, string | undefined> } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [...(options.nodeArgs ?? []), CLI, ...args],
-      { cwd: options.cwd, encoding: "buffer", maxBuffer: 1 << 30, env: { ...process.env, ZARR_DEBUG: "" } },
+      { cwd: options.cwd, encoding: "buffer", maxBuffer: 1 << 30, env: { ...process.env, ZARR_DEBUG: "", ...options.env } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
         if (code === -1) reject(error);

@@ -5,8 +5,8 @@
  * `@zarr/store-http/node` adds `nodeFetch`, a faster transport for Node.js.
  */
 export { BODY_INTO, type BodySink, pipeBody } from "./body-into.js";
-export { HttpStore } from "./http-store.js";
 export { httpStoreEntry } from "./entry.js";
+export { HttpStore } from "./http-store.js";
 export type { FetchLike, HttpHeadersOption, HttpRequestInfo, HttpStoreOptions } from "./options.js";
 export {
   DEFAULT_MAX_RETRY_DELAY,

@@ -11,11 +11,13 @@
  *
  * What it does like `fetch`: keep-alive connections (a stale one is replaced once,
  * transparently), redirects (up to 20; 303, and 301/302 after a POST, become GET;
- * `Authorization` is dropped when a redirect leaves the origin), `gzip`, `deflate` and
+ * when a redirect leaves the origin, only headers that carry no secret go on — `Cookie`,
+ * `Authorization`, `Proxy-Authorization` and custom key headers are dropped), `gzip`, `deflate` and
  * `br` bodies decoded (the `Content-Encoding` header stays, as with fetch),
  * `TypeError("fetch failed")` with the network error as `cause`, and the signal's reason
  * when the signal aborts (also in the middle of a body).
- * What it does not: HTTP/2, cookies, caches, proxies, `credentials`/`mode`/`cache`
+ * Proxies (`HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` with `proxy: "env"`) are opt-in.
+ * What it does not: HTTP/2, cookies, caches, `credentials`/`mode`/`cache`
  * request settings (ignored), request bodies other than `Uint8Array`/`ArrayBuffer`/string.
  * Read or cancel every body you receive: an unread body holds its connection.
  */
@@ -24,9 +26,10 @@ import type { ConnectionOptions } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { BODY_INTO, type BodySink } from "./body-into.js";
 import { BodyChannel } from "./node/body-channel.js";
-import { ConnectionPool } from "./node/connection-pool.js";
+import { type Connection, ConnectionPool } from "./node/connection-pool.js";
+import { ProxyChooser, type ProxySettings, proxyFromEnv } from "./node/proxy.js";
+import { redirectHeaders } from "./node/redirect-headers.js";
 import { HttpParseError, type ResponseHead, ResponseParser } from "./node/response-parser.js";
-import type { FetchLike } from "./options.js";
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
@@ -36,7 +39,19 @@ export interface NodeFetchOptions {
   maxRedirects?: number;
   /** TLS settings for `https:` (`ca`, `rejectUnauthorized`, client certificates...), as `tls.connect` takes them. */
   tls?: ConnectionOptions;
+  /**
+   * Proxies: `"env"` reads `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (upper or lower case)
+   * when the function is made; or explicit {@link ProxySettings}. Default: no proxy.
+   * `http:` URLs go to an HTTP proxy as absolute-form requests, `https:` ones through a
+   * `CONNECT` tunnel (so the proxy sees only the host).
+   */
+  proxy?: ProxySettings | "env";
 }
+
+/** The function {@link createNodeFetch} makes: `fetch`'s signature (a `string` or `URL`, settings optional). */
+export type NodeFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export { type ProxySettings, proxyFromEnv };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose responses have no body (the Response constructor refuses one). */
@@ -53,13 +68,15 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * const store = new HttpStore("https://example.com/data.zarr", { fetch: createNodeFetch({ maxSockets: 128 }) });
  * ```
  */
-export function createNodeFetch(options: NodeFetchOptions = {}): FetchLike {
+export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const maxSockets = options.maxSockets ?? 64;
   const maxRedirects = options.maxRedirects ?? 20;
   if (!Number.isSafeInteger(maxSockets) || maxSockets < 1) throw new TypeError(`maxSockets must be a positive integer, got ${maxSockets}`);
   if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0) throw new TypeError(`maxRedirects must be a non-negative integer, got ${maxRedirects}`);
-  const pool = new ConnectionPool(maxSockets, options.tls);
-  return (url, init) => {
+  const proxy = options.proxy === "env" ? proxyFromEnv() : options.proxy;
+  const proxies = proxy === undefined || (proxy.http === undefined && proxy.https === undefined) ? undefined : new ProxyChooser(proxy);
+  const pool = new ConnectionPool(maxSockets, options.tls, proxies);
+  return (url, init = {}) => {
     let target: URL;
     try {
       target = new URL(url);
@@ -71,11 +88,11 @@ export function createNodeFetch(options: NodeFetchOptions = {}): FetchLike {
 }
 
 /** `fetch` on Node sockets, with 64 keep-alive connections per host. See {@link createNodeFetch}. */
-export const nodeFetch: FetchLike = (url, init) => {
+export const nodeFetch: NodeFetch = (url, init) => {
   defaultFetch ??= createNodeFetch();
   return defaultFetch(url, init);
 };
-let defaultFetch: FetchLike | undefined;
+let defaultFetch: NodeFetch | undefined;
 
 function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -125,15 +142,18 @@ async function send(pool: ConnectionPool, url: URL, init: RequestInit, headers: 
   }
   const status = response.status;
   const toGet = status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST";
-  const nextHeaders = { ...headers };
-  if (next.origin !== url.origin) delete nextHeaders.authorization;
+  const nextHeaders = redirectHeaders(headers, url, next);
   if (toGet) delete nextHeaders["content-type"];
   const nextInit: RequestInit = toGet ? { ...init, method: "GET", body: undefined } : init;
   return send(pool, next, nextInit, nextHeaders, redirectsLeft - 1);
 }
 
-function requestHead(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined): string {
-  let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+function requestHead(connection: Connection, url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined): string {
+  // Through an HTTP proxy the request target is the absolute URL (without credentials or fragment).
+  const proxy = connection.proxy;
+  const target = proxy === undefined ? `${url.pathname}${url.search}` : `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+  let head = `${method} ${target} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  if (proxy?.authorization !== undefined) head += `proxy-authorization: ${proxy.authorization}\r\n`;
   for (const name in headers) {
     if (!TRANSPORT_HEADERS.has(name)) head += `${name}: ${headers[name]}\r\n`;
   }
@@ -156,7 +176,13 @@ async function exchange(
   signal: AbortSignal | undefined,
   retryStale: boolean,
 ): Promise<Response> {
-  const connection = await pool.acquire(url, signal);
+  let connection: Connection;
+  try {
+    connection = await pool.acquire(url, signal);
+  } catch (error) {
+    // The abort reason as it is; a failed connection (a proxy refusing CONNECT...) as fetch reports it.
+    throw signal?.aborted ? error : new TypeError("fetch failed", { cause: error });
+  }
   if (signal?.aborted) {
     pool.release(connection, true);
     throw abortReason(signal);
@@ -310,7 +336,7 @@ async function exchange(
         fail(channel === undefined ? new TypeError("fetch failed", { cause }) : new TypeError("fetch failed: the body was cut off", { cause }));
       },
     };
-    socket.write(requestHead(url, method, headers, body), "latin1");
+    socket.write(requestHead(connection, url, method, headers, body), "latin1");
     if (body !== undefined && body.length > 0) socket.write(body);
   });
 }

@@ -13,6 +13,7 @@ it("the README example runs", () => {
   expect(out).toContain("PUT /notes/hello.txt");
   expect(out).toContain("true true");
   expect(out).toContain("24 8");
+  expect(out).toContain("no proxy for 127.0.0.1 200");
   expect(out).toContain("GET /air%20temp/c/0/0 (bytes=4-11)");
   expect(out).toContain("piped true 24");
   expect(out).toContain('"v0" STORE_CHANGED');

@@ -24,12 +24,12 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
   expectPositionals("convert", positionals, inPlace ? 1 : 2, inPlace ? 1 : 2);
   const path = normalizePath(values.path ?? "");
   const registry = cliRegistry();
-  const source = await openStoreArg(positionals[0], { writable: inPlace });
+  const source = await openStoreArg(positionals[0], { writable: inPlace, headers: values.header });
   const node = await open(source, path, { registry });
   if (node.zarrFormat === 3 && node.format === undefined) {
     throw new ZarrError("INVALID_ARGUMENT", `"${positionals[0]}${path ? `/${path}` : ""}" is already Zarr v3`);
   }
-  const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true });
+  const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true, headers: values.header });
   if (!inPlace && positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same: use --in-place", "convert");
   const controller = new AbortController();
   const onSignal = () => {

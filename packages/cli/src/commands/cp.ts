@@ -61,7 +61,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   if (zipPath !== undefined && values.resume) {
     throw new UsageError("--resume does not apply when writing a zip archive (it is always written whole)", "cp");
   }
-  const source: Store = await openStoreArg(srcArg, { writable: false });
+  const source: Store = await openStoreArg(srcArg, { writable: false, headers: values.header });
   if (!isListable(source)) {
     throw new ZarrError(
       "UNSUPPORTED",
@@ -84,7 +84,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
       await io.write(`zipped ${summary.entries} keys (${(counted.bytesRead / MiB).toFixed(1)} MiB) into ${dstArg}\n`);
       return;
     }
-    const destination = await openStoreArg(dstArg, { writable: true });
+    const destination = await openStoreArg(dstArg, { writable: true, headers: values.header });
     // Temporary files left by writers killed earlier (an interrupted cp among them).
     await removeStaleTempFiles(destination, "");
     const result = await copy(source, destination, {

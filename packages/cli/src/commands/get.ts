@@ -24,7 +24,7 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   const poolSize = workerCount("get", values.workers);
   const path = normalizePath(positionals[1] ?? "");
   const selection = values.select === undefined ? undefined : parseSelection(values.select);
-  const store = await openStoreArg(positionals[0], { writable: false });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const array = await openArray(store, path, { registry: cliRegistry() });
   const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers }));
   await writeGetOutput(result, format, values.output, io);

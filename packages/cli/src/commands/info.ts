@@ -66,7 +66,7 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
   }
   expectPositionals("info", positionals, 1, 2);
   const path = normalizePath(positionals[1] ?? "");
-  const store = await openStoreArg(positionals[0], { writable: false });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const description = await describeNode(store, await findNode(store, path), cliRegistry());
   if (values.json) await io.write(`${printableJson(stringifyJson(description, 2))}\n`);
   else {

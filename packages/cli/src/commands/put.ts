@@ -81,7 +81,7 @@ function parseFiltersOption(text: string): CodecConfigV2[] | null {
 }
 
 /** The v2-only options, checked before anything is read or written. */
-function v2Options(values: Record<string, string | boolean | undefined>) {
+function v2Options(values: Record<string, string | string[] | boolean | undefined>) {
   const format = values["zarr-format"] ?? "3";
   if (format !== "2" && format !== "3") throw new UsageError(`--zarr-format must be 2 or 3, got ${JSON.stringify(format)}`, "put");
   const v2Only = ["compressor", "filters", "order", "dimension-separator"].filter((k) => values[k] !== undefined);
@@ -171,7 +171,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   }
   const data = convertData(npy, dataType, values.from);
 
-  const store = await openStoreArg(positionals[0], { writable: true });
+  const store = await openStoreArg(positionals[0], { writable: true, headers: values.header });
   const shown = printable(path === "" ? "/" : path);
   // Temporary files of writers killed earlier (never a live writer's: see store-fs).
   await removeStaleTempFiles(store, path);

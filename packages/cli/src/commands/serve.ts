@@ -22,7 +22,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<void> {
   expectPositionals("serve", positionals, 1, 1);
   const port = integerOption("serve", "--port", values.port, 0, 65535, 8000);
   const host = values.host ?? "127.0.0.1";
-  const store = await openStoreArg(positionals[0], { writable: false });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const server = createServer(
     storeRequestHandler(store, {
       allowOrigin: values["allow-origin"],

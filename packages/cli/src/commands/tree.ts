@@ -50,7 +50,7 @@ export async function treeCommand(args: string[], io: CliIO): Promise<void> {
   }
   expectPositionals("tree", positionals, 1, 2);
   const path = normalizePath(positionals[1] ?? "");
-  const store = await openStoreArg(positionals[0], { writable: false });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const root = await findNode(store, path);
   if (values.json) {
     await io.write(`${stringifyJson(await treeJson(store, root), 2)}\n`);

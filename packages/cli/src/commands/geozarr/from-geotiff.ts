@@ -57,7 +57,7 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
   }
   // Loaded on demand: the geotiff decoder is only needed by this subcommand.
   const { importGeoTiff } = await import("@zarr/geozarr/geotiff");
-  const dst = await openStoreArg(positionals[1], { writable: true });
+  const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
   const progress = process.stderr.isTTY ? bar() : undefined;
   options.onProgress = (p) => progress?.(p.done, p.total, p.phase === "read" ? "reading" : "pyramid");
   await interruptible(async (signal) => {

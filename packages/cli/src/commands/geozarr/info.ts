@@ -14,7 +14,7 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
     return;
   }
   expectPositionals("geozarr", positionals, 1, 2);
-  const h = await loadForReading(positionals[0], positionals[1]);
+  const h = await loadForReading(positionals[0], positionals[1], values.header);
   const report = validateHierarchy(h);
   const multiscales = findMultiscales(h).map((p) => describeMultiscales(h, p));
   const datasets = report.datasets

@@ -25,7 +25,7 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
   expectPositionals("geozarr", positionals, 1, 2);
   const conventions = parseConventionsOption(values.conventions);
   const dryRun = values["dry-run"] === true;
-  const store = await openStoreArg(positionals[0], { writable: !dryRun });
+  const store = await openStoreArg(positionals[0], { writable: !dryRun, headers: values.header });
   const h = await loadHierarchy(store, { path: normalizePath(positionals[1] ?? ""), registry: cliRegistry() });
   const report = await migrate(h, { dryRun, removeLegacy: values["remove-legacy"] === true, conventions, registry: cliRegistry() });
   if (values.json) {

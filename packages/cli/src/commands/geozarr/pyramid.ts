@@ -58,8 +58,8 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   if (values.variables !== undefined) options.variables = values.variables.split(",").map((s) => s.trim());
   if (values["dst-path"] !== undefined) options.targetPath = normalizePath(values["dst-path"]);
   if (values.concurrency !== undefined) options.concurrency = integerOption("geozarr", "--concurrency", values.concurrency, 1, 1024, 4);
-  const src = await openStoreArg(positionals[0], { writable: false });
-  const dst = await openStoreArg(positionals[1], { writable: true });
+  const src = await openStoreArg(positionals[0], { writable: false, headers: values.header });
+  const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
   const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry });
   const progress = process.stderr.isTTY ? bar() : undefined;
   options.onProgress = (p) => progress?.(p.done, p.total, `level ${p.level} ${p.variable}`);

@@ -10,9 +10,9 @@ import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { UsageError } from "../../usage.js";
 
-/** Opens a store read-only and loads the hierarchy under `path` with the CLI's registry (every codec, Zarr v2 too). */
-export async function loadForReading(storeArg: string, path: string | undefined): Promise<GeoHierarchy> {
-  const store = await openStoreArg(storeArg, { writable: false });
+/** Opens a store read-only (`headers`: `--header` values) and loads the hierarchy under `path` with the CLI's registry (every codec, Zarr v2 too). */
+export async function loadForReading(storeArg: string, path: string | undefined, headers?: readonly string[]): Promise<GeoHierarchy> {
+  const store = await openStoreArg(storeArg, { writable: false, headers });
   return loadHierarchy(store, { path: normalizePath(path ?? ""), registry: cliRegistry() });
 }
 

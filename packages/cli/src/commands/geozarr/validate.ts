@@ -63,7 +63,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<void> 
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
   if (tolerance !== undefined && !(tolerance > 0)) throw new UsageError(`--tolerance is a positive number, not "${values.tolerance}"`, "geozarr");
   const strict = values.strict === true;
-  const h = await loadForReading(positionals[0], positionals[1]);
+  const h = await loadForReading(positionals[0], positionals[1], values.header);
   const report = validateHierarchy(h, { tolerance, severities: strict ? strictSeverities() : undefined });
   const shown = report.findings.filter((f) => SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[min]);
   if (values.json) {
