@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createArray, get, openArray } from "@zarr/core";
+import { createArray, get, openArray, set } from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { registry } from "../src/index.js";
@@ -121,4 +121,18 @@ describe("two processes writing disjoint halves of one chunk", () => {
     // arrays would mean the writers did not run concurrently at all.
     expect(lost.raw + lost.zstd + lost.sharded).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe("one process, many concurrent sets on one chunk of a directory store", () => {
+  it("lose nothing with lock: true (200 sets at once; raw, zstd, sharded)", async () => {
+    const store = await freshStore();
+    const lost: Record<string, number> = {};
+    for (const name of Object.keys(ARRAYS)) {
+      const arr = await openArray(store, name, { registry });
+      await Promise.all(Array.from({ length: 200 }, (_, i) => set(arr, [i], i + 1, { lock: true })));
+      const data = (await get(arr, null)).data as Int32Array;
+      lost[name] = data.subarray(0, 200).reduce((n, v, i) => (v === i + 1 ? n : n + 1), 0);
+    }
+    expect(lost).toEqual({ raw: 0, zstd: 0, sharded: 0 });
+  }, 60_000);
 });
