@@ -77,7 +77,9 @@ export function isStaleTemp(name: string, mtimeMs: number, now: number, maxAgeMs
     const pid = Number(owner[2]);
     if (pid !== process.pid && Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) return true;
   }
-  return now - mtimeMs >= maxAgeMs;
+  // `0` means any age: a file written this very millisecond can carry an mtime a fraction
+  // of a millisecond past `now` (Date.now() truncates; file times do not).
+  return maxAgeMs <= 0 || now - mtimeMs >= maxAgeMs;
 }
 
 /** Options of {@link removeStaleTemps}. */
