@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createArray, get, openArray, set } from "@zarr/core";
+import { createArray, type ExtensionObject, get, openArray, set } from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { registry } from "../src/index.js";
@@ -20,7 +20,7 @@ const WRITER = fileURLToPath(new URL("./concurrent-writer.mjs", import.meta.url)
 const WRITES = 1000;
 const CHUNK = 2 * WRITES;
 
-const ARRAYS = {
+const ARRAYS: Record<string, ExtensionObject[]> = {
   raw: [{ name: "bytes", configuration: { endian: "little" } }],
   zstd: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 1, checksum: false } }],
   sharded: [
