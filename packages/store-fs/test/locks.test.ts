@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -80,6 +80,32 @@ describe("FileSystemStore.lock", () => {
     const held = await store.lock("c/0");
     expect(JSON.parse(fs.readFileSync(path.join(root, "c", ".0.zarr-lock"), "utf8")).pid).toBe(process.pid);
     await held.release();
+  });
+
+  it("a writer killed while holding the lock does not block the next one", async () => {
+    const root = tempDir();
+    const storeModule = new URL("../dist/index.js", import.meta.url).href;
+    // Takes the lock, says so, then hangs until killed (SIGKILL: no finally runs).
+    const script = `const { FileSystemStore } = await import(${JSON.stringify(storeModule)});
+      await new FileSystemStore(process.argv[1]).lock("c/0");
+      process.stdout.write("held\\n");
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script, root], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise((resolve, reject) => {
+      child.stdout.once("data", resolve);
+      child.once("exit", (code) => reject(new Error(`child exited with ${code}`)));
+    });
+    const file = path.join(root, "c", ".0.zarr-lock");
+    expect(JSON.parse(fs.readFileSync(file, "utf8")).pid).toBe(child.pid);
+    const store = new FileSystemStore(root, { lockTimeoutMs: 500 });
+    await rejectsWith(store.lock("c/0"), "STORE_FAILED"); // alive: waited for
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const started = Date.now();
+    const held = await store.lock("c/0"); // dead: taken over at once, long before lockStaleMs
+    expect(Date.now() - started).toBeLessThan(400);
+    await held.release();
+    expect(fs.existsSync(file)).toBe(false);
   });
 
   it("waits for a live owner's lock, then fails with STORE_FAILED naming the key and the holder", async () => {
