@@ -1,8 +1,8 @@
 /** What chunk grids share: the regular partition of a dimension, the grid base class, configuration checks. */
 import {
   type ChunkGrid,
-  describeJson,
   type DimensionPartition,
+  describeJson,
   type ExtensionObject,
   type JsonObject,
   type JsonPath,

@@ -4,8 +4,8 @@
  */
 import {
   type ArrayMetadata,
-  asZarrError,
   type Attributes,
+  asZarrError,
   type GroupMetadata,
   isJsonObject,
   isListable,

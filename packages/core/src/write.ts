@@ -19,6 +19,7 @@ import {
   mapConcurrent,
   type NdArray,
   type Scalar,
+  type Store,
   shapeSize,
   type TypedArray,
   throwIfAborted,
@@ -231,8 +232,14 @@ export async function set(
   // Under a lock another process may have written since a chunk was cached.
   const executor = createExecutor(array, { ...options, bypassCache: locked !== undefined });
   const job: WriteJob = { array, executor, view, scalar, writeEmpty, signal };
-  const unlocked: ChunkLocker = (_key, write) => write();
+  const unlocked: ChunkLocker = (_key, write) => write(undefined);
   const holding = locked ?? unlocked;
+  /** The job for writing a chunk through another store (a locker's pinned view). */
+  const through = (viewStore: Store): WriteJob => {
+    const viaView = Object.create(array, { store: { value: viewStore } }) as ZarrArray;
+    // A conditional write cannot delete conditionally: chunks that end up empty are written.
+    return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
+  };
   let done = 0;
   await mapConcurrent(
     p.projections(),
@@ -240,9 +247,10 @@ export async function set(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      await holding(key, () =>
-        !proj.covers && codecs.encodePartial !== undefined ? writePartial(job, key, spec, proj) : writeChunk(job, key, spec, proj),
-      );
+      await holding(key, (viewStore) => {
+        const j = viewStore === undefined ? job : through(viewStore);
+        return !proj.covers && codecs.encodePartial !== undefined ? writePartial(j, key, spec, proj) : writeChunk(j, key, spec, proj);
+      });
       done++;
       onProgress?.({ done, total: p.total });
     },

@@ -117,6 +117,15 @@ export interface WritableStore {
    * every host that honours exclusive file creation.
    */
   lock?(key: string, options?: StoreRequestOptions): Promise<StoreLock>;
+  /**
+   * Conditional write (optional capability): stores `value` only if the value at `key` is
+   * still version `expected` (a version from `getVersioned`), or, with `expected: null`,
+   * only if there is no value yet; otherwise rejects with `STORE_CHANGED` and writes
+   * nothing. The check and the write are one atomic step on the server (S3 `If-Match` /
+   * `If-None-Match: *`). Lets writers of one value retry a read-modify-write instead of
+   * locking (optimistic concurrency).
+   */
+  setIfVersion?(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void>;
 }
 
 /** A held lock on one key (from `WritableStore.lock`). */
@@ -160,6 +169,13 @@ export function isListable(store: Store): store is ReadableStore & Partial<Writa
 /** True when the store can lock keys for read-modify-write (`lock`). */
 export function supportsLocks(store: Store): store is Store & Required<Pick<WritableStore, "lock">> {
   return typeof store.lock === "function";
+}
+
+/** True when the store can read versions and write conditionally on them (`getVersioned` and `setIfVersion`). */
+export function supportsConditionalWrites(
+  store: Store,
+): store is Store & Required<Pick<ReadableStore, "getVersioned">> & Required<Pick<WritableStore, "setIfVersion" | "set">> {
+  return typeof store.setIfVersion === "function" && typeof store.getVersioned === "function" && typeof store.set === "function";
 }
 
 /** True when the store can read byte ranges. */

@@ -13,8 +13,8 @@ import {
   fillRegion,
   fullSelection,
   type NdArray,
-  shapeSize,
   type Store,
+  shapeSize,
   throwIfAborted,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
