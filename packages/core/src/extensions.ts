@@ -15,15 +15,14 @@
  * import { StructDataType, transposeCodec } from "@zarr/core/extensions";
  * ```
  */
-
+export * from "./data-types/index.js";
+export { StructDataType, structDataType, type StructField } from "./data-types/struct.js";
+export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
+export { ObjectDataType, objectDataType } from "./data-types/object.js";
 export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
-export { DefaultKeyEncoding, defaultChunkKeyEncoding, V2KeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
+export { RectilinearChunkGrid, rectilinearChunkGrid } from "./rectilinear-grid.js";
+export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
 export { bytesCodec } from "./codecs/bytes.js";
 export { transposeCodec } from "./codecs/transpose.js";
 export { isDescendantPath, validConsolidatedEntries } from "./consolidated-keys.js";
-export * from "./data-types/index.js";
-export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
-export { ObjectDataType, objectDataType } from "./data-types/object.js";
-export { StructDataType, type StructField, structDataType } from "./data-types/struct.js";
 export { INCOMPLETE_MARKER, incompleteMarkerKey, isIncompleteWrite } from "./incomplete-write.js";
-export { RectilinearChunkGrid, rectilinearChunkGrid } from "./rectilinear-grid.js";

@@ -1,8 +1,8 @@
 /** What chunk grids share: the regular partition of a dimension, the grid base class, configuration checks. */
 import {
   type ChunkGrid,
-  type DimensionPartition,
   describeJson,
+  type DimensionPartition,
   type ExtensionObject,
   type JsonObject,
   type JsonPath,

@@ -4,8 +4,8 @@
  */
 import {
   type ArrayMetadata,
-  type Attributes,
   asZarrError,
+  type Attributes,
   type GroupMetadata,
   isJsonObject,
   isListable,

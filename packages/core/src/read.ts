@@ -18,7 +18,7 @@ import {
 import type { ChunkCache } from "./chunk-cache.js";
 import { createExecutor, memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
 import type { ZarrArray } from "./nodes.js";
-import { DEFAULT_CONCURRENCY, isZeroFill, type Progress, plan } from "./plan.js";
+import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
 import type { Selection } from "./selection.js";
 
 /** Options of `get`. */

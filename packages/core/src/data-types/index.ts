@@ -72,42 +72,44 @@ import { BytesDataType, StringDataType } from "./variable-length.js";
 
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { MACHINE_LITTLE_ENDIAN } from "./byte-order.js";
-export { NAT, TIME_UNITS } from "./datetime.js";
 export { float32BitsToNumber, numberToFloat32Bits } from "./float-bits.js";
+export { float16BitsToNumber, numberToFloat16Bits } from "./float16-bits.js";
 export { floatFillValueToJson, parseFloatFillValue } from "./float-fill.js";
 export { Float16DataType } from "./float16.js";
-export { float16BitsToNumber, numberToFloat16Bits } from "./float16-bits.js";
+export { NAT, TIME_UNITS } from "./datetime.js";
 export {
   BigIntDataType,
   BoolDataType,
   BytesDataType,
-  boolDataType,
-  bytesDataType,
   ComplexDataType,
-  complex64DataType,
-  complex128DataType,
-  datetime64DataType,
   FixedLengthUtf32DataType,
   FloatDataType,
-  fixedLengthUtf32DataType,
-  float16DataType,
-  float32DataType,
-  float64DataType,
+  RawBitsDataType,
+  SmallIntDataType,
+  StringDataType,
+  TimeDataType,
+};
+export {
+  boolDataType,
   int8DataType,
   int16DataType,
   int32DataType,
   int64DataType,
-  RawBitsDataType,
-  rawBitsDataType,
-  SmallIntDataType,
-  StringDataType,
-  stringDataType,
-  TimeDataType,
-  timedelta64DataType,
   uint8DataType,
   uint16DataType,
   uint32DataType,
   uint64DataType,
+  float16DataType,
+  float32DataType,
+  float64DataType,
+  complex64DataType,
+  complex128DataType,
+  stringDataType,
+  bytesDataType,
+  rawBitsDataType,
+  fixedLengthUtf32DataType,
+  datetime64DataType,
+  timedelta64DataType,
 };
 
 /** Every built-in data type entry, for `createRegistry`. */

@@ -13,8 +13,8 @@ import {
   fillRegion,
   fullSelection,
   type NdArray,
-  type Store,
   shapeSize,
+  type Store,
   throwIfAborted,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
