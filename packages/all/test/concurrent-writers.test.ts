@@ -10,7 +10,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createArray, type ExtensionObject, get, openArray, set } from "@zarr/core";
+import {
+  type ByteRange,
+  createArray,
+  type ExtensionObject,
+  get,
+  MemoryStore,
+  openArray,
+  resolveByteRange,
+  set,
+  storeChanged,
+  type VersionedBytes,
+  type VersionedReadOptions,
+} from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { registry } from "../src/index.js";
@@ -134,5 +146,64 @@ describe("one process, many concurrent sets on one chunk of a directory store", 
       lost[name] = data.subarray(0, 200).reduce((n, v, i) => (v === i + 1 ? n : n + 1), 0);
     }
     expect(lost).toEqual({ raw: 0, zstd: 0, sharded: 0 });
+  }, 60_000);
+});
+
+/**
+ * Values with versions and conditional writes, no lock (as an object store is), shared by
+ * several handles (as by several processes); reads and writes take a little time.
+ */
+class ConditionalStore {
+  constructor(readonly shared = { values: new MemoryStore(), versions: new Map<string, string>(), next: 1, refused: 0 }) {}
+  #pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
+  async get(key: string) {
+    await this.#pause();
+    return this.shared.values.get(key);
+  }
+  async getVersioned(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined> {
+    await this.#pause();
+    const bytes = await this.shared.values.get(key);
+    if (bytes === undefined) return undefined;
+    const version = this.shared.versions.get(key) as string;
+    if (options?.ifVersion !== undefined && options.ifVersion !== version) throw storeChanged(key, options.ifVersion, version);
+    const [from, to] = range === undefined ? [0, bytes.length] : resolveByteRange(range, bytes.length);
+    return { bytes: bytes.subarray(from, to), version };
+  }
+  async set(key: string, value: Uint8Array) {
+    await this.#pause();
+    this.#write(key, value);
+  }
+  async setIfVersion(key: string, value: Uint8Array, expected: string | null) {
+    await this.#pause();
+    const now = this.shared.versions.get(key) ?? null;
+    if (now !== expected) {
+      this.shared.refused++;
+      throw storeChanged(key, expected ?? "(absent)");
+    }
+    this.#write(key, value);
+  }
+  async delete(key: string) {
+    this.shared.values.map.delete(key);
+    this.shared.versions.delete(key);
+  }
+  #write(key: string, value: Uint8Array) {
+    this.shared.values.map.set(key, value.slice());
+    this.shared.versions.set(key, String(this.shared.next++));
+  }
+}
+
+describe("two writers on one chunk of a store with conditional writes (as S3 with If-Match)", () => {
+  it("lose nothing with lock: true: conflicting read-modify-writes are retried (raw, zstd, sharded)", async () => {
+    const store = new ConditionalStore();
+    const n = 100;
+    for (const [name, codecs] of Object.entries(ARRAYS)) {
+      await createArray(store, name, { shape: [n], chunkShape: [n], dataType: "int32", codecs: name === "sharded" ? [{ ...codecs[0], configuration: { ...codecs[0].configuration, chunk_shape: [10] } }] : codecs, registry });
+      const before = store.shared.refused;
+      const writers = [await openArray(store, name, { registry }), await openArray(new ConditionalStore(store.shared), name, { registry })];
+      await Promise.all(Array.from({ length: n }, (_, i) => set(writers[i % 2], [i], i + 1, { lock: true })));
+      const data = (await get(writers[0], null)).data as Int32Array;
+      expect({ name, lost: data.reduce((lost, v, i) => (v === i + 1 ? lost : lost + 1), 0) }).toEqual({ name, lost: 0 });
+      expect(store.shared.refused - before).toBeGreaterThan(0);
+    }
   }, 60_000);
 });
