@@ -11,6 +11,7 @@
  */
 export * from "./registry.js";
 export { MemoryStore } from "./memory-store.js";
+export { KeyMutex, type ReleaseKey } from "./key-mutex.js";
 export { ZarrArray, ZarrGroup, resolveArray, type ZarrNode, type ResolvedArray } from "./nodes.js";
 export type {
   NodeOptions,

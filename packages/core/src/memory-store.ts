@@ -7,12 +7,14 @@ import {
   type ReadableStore,
   type ReadIntoRange,
   resolveByteRange,
+  type StoreLock,
   type StoreRequestOptions,
   throwIfAborted,
   validateKey,
   validatePrefix,
   type WritableStore,
 } from "@zarr/spec";
+import { KeyMutex } from "./key-mutex.js";
 
 /**
  * A store held in memory. Values are copied on `set`; `get` returns the stored bytes
@@ -29,6 +31,7 @@ import {
 export class MemoryStore implements ReadableStore, WritableStore, ListableStore {
   /** The stored values. */
   readonly map: Map<string, Uint8Array>;
+  readonly #locks = new KeyMutex();
 
   constructor(entries?: Iterable<[string, Uint8Array]>) {
     this.map = new Map(entries);
@@ -83,6 +86,16 @@ export class MemoryStore implements ReadableStore, WritableStore, ListableStore 
     throwIfAborted(options?.signal);
     validateKey(key);
     this.map.delete(key);
+  }
+
+  /**
+   * Locks `key` (see `WritableStore.lock`). The values live in this process, so a mutex of
+   * this process is a complete lock.
+   */
+  async lock(key: string, options?: StoreRequestOptions): Promise<StoreLock> {
+    validateKey(key);
+    const release = await this.#locks.acquire(key, options?.signal);
+    return { release: async () => release() };
   }
 
   async deletePrefix(prefix: string, options?: StoreRequestOptions): Promise<void> {

@@ -6,12 +6,12 @@ import {
   asZarrError,
   type ChunkSpec,
   type ChunkUpdate,
-  cStrides,
   copyRegion,
+  cStrides,
   type DataArray,
   type DataType,
-  describeJson,
   type DimIndexer,
+  describeJson,
   fillRegion,
   fullSelection,
   indexerLength,
@@ -19,17 +19,19 @@ import {
   mapConcurrent,
   type NdArray,
   type Scalar,
+  type Store,
   shapeSize,
-  throwIfAborted,
   type TypedArray,
+  throwIfAborted,
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
 import { invalidateChunkCaches } from "./chunk-cache.js";
+import { type ChunkLocker, chunkLocker } from "./chunk-lock.js";
 import { type ChunkBuffer, createExecutor, type Executor } from "./engine/executor.js";
 import { storeSource } from "./engine/store-source.js";
-import type { ZarrArray } from "./nodes.js";
 import type { ChunkProjection } from "./indexer.js";
+import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, type Plan, plan } from "./plan.js";
 import type { GetOptions } from "./read.js";
 import type { Selection } from "./selection.js";
@@ -38,6 +40,15 @@ import type { Selection } from "./selection.js";
 export interface SetOptions extends GetOptions {
   /** Store chunks whose elements all equal the fill value (default: the array's setting, normally false). */
   writeEmptyChunks?: boolean;
+  /**
+   * Hold each chunk's key while writing it (default `false`): in this process (concurrent
+   * `set` calls queue per chunk) and in the store (`store.lock`: a lock file next to the
+   * chunk in a directory store), so read-modify-writes of partial chunks and shards by
+   * several writers never lose each other's elements. Every writer of a chunk must lock.
+   * Partially covered chunks are then read from the store, never from a chunk cache.
+   * Throws `UNSUPPORTED` when the store cannot lock.
+   */
+  lock?: boolean;
 }
 
 async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
@@ -217,7 +228,18 @@ export async function set(
     }
   }
   const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;
-  const job: WriteJob = { array, executor: createExecutor(array, options), view, scalar, writeEmpty, signal };
+  const locked = options.lock === true ? chunkLocker(store, array.path, signal) : undefined;
+  // Under a lock another process may have written since a chunk was cached.
+  const executor = createExecutor(array, { ...options, bypassCache: locked !== undefined });
+  const job: WriteJob = { array, executor, view, scalar, writeEmpty, signal };
+  const unlocked: ChunkLocker = (_key, write) => write(undefined);
+  const holding = locked ?? unlocked;
+  /** The job for writing a chunk through another store (a locker's pinned view). */
+  const through = (viewStore: Store): WriteJob => {
+    const viaView = Object.create(array, { store: { value: viewStore } }) as ZarrArray;
+    // A conditional write cannot delete conditionally: chunks that end up empty are written.
+    return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
+  };
   let done = 0;
   await mapConcurrent(
     p.projections(),
@@ -225,8 +247,10 @@ export async function set(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      if (!proj.covers && codecs.encodePartial !== undefined) await writePartial(job, key, spec, proj);
-      else await writeChunk(job, key, spec, proj);
+      await holding(key, (viewStore) => {
+        const j = viewStore === undefined ? job : through(viewStore);
+        return !proj.covers && codecs.encodePartial !== undefined ? writePartial(j, key, spec, proj) : writeChunk(j, key, spec, proj);
+      });
       done++;
       onProgress?.({ done, total: p.total });
     },

@@ -15,4 +15,5 @@ it("the README examples run", () => {
   expect(outputs[4]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
   expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
   expect(outputs[7]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
+  expect(outputs[8]).toBe("true\nUNSUPPORTED\n");
 });

@@ -104,6 +104,34 @@ export interface WritableStore {
   delete(key: string, options?: StoreRequestOptions): Promise<void>;
   /** Deletes every key starting with `prefix` (which ends in `/`, or is `""` for everything). */
   deletePrefix?(prefix: string, options?: StoreRequestOptions): Promise<void>;
+  /**
+   * Locks one key for a read-modify-write (optional capability): resolves once this caller
+   * holds the key exclusively among every writer that also locks it, in this process and
+   * in others (a lock file for a directory). The lock is advisory: writers that do not
+   * lock are not kept out. The caller releases it in a `finally`. Rejects with
+   * `STORE_FAILED` when the lock cannot be had in the store's time limit, `ABORTED` when
+   * `signal` fires while waiting.
+   *
+   * A store offers it only when the lock is complete for the store's own sharing: a store
+   * held in memory locks per process; a directory store locks across processes on
+   * every host that honours exclusive file creation.
+   */
+  lock?(key: string, options?: StoreRequestOptions): Promise<StoreLock>;
+  /**
+   * Conditional write (optional capability): stores `value` only if the value at `key` is
+   * still version `expected` (a version from `getVersioned`), or, with `expected: null`,
+   * only if there is no value yet; otherwise rejects with `STORE_CHANGED` and writes
+   * nothing. The check and the write are one atomic step on the server (S3 `If-Match` /
+   * `If-None-Match: *`). Lets writers of one value retry a read-modify-write instead of
+   * locking (optimistic concurrency).
+   */
+  setIfVersion?(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void>;
+}
+
+/** A held lock on one key (from `WritableStore.lock`). */
+export interface StoreLock {
+  /** Gives the lock up. Call it exactly once; it never rejects for a lock that was already lost. */
+  release(): Promise<void>;
 }
 
 /** What `listDir` returns: names relative to the listed prefix. */
@@ -136,6 +164,18 @@ export function isListable(store: Store): store is ReadableStore & Partial<Writa
   return (
     typeof store.list === "function" && typeof store.listPrefix === "function" && typeof store.listDir === "function"
   );
+}
+
+/** True when the store can lock keys for read-modify-write (`lock`). */
+export function supportsLocks(store: Store): store is Store & Required<Pick<WritableStore, "lock">> {
+  return typeof store.lock === "function";
+}
+
+/** True when the store can read versions and write conditionally on them (`getVersioned` and `setIfVersion`). */
+export function supportsConditionalWrites(
+  store: Store,
+): store is Store & Required<Pick<ReadableStore, "getVersioned">> & Required<Pick<WritableStore, "setIfVersion" | "set">> {
+  return typeof store.setIfVersion === "function" && typeof store.getVersioned === "function" && typeof store.set === "function";
 }
 
 /** True when the store can read byte ranges. */

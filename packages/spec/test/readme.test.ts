@@ -14,7 +14,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("0,0 1,0 0,1 1,1");
   expect(out).toContain("undefined B 60 1");
   expect(out).toContain("11e60398");
-  expect(out).toContain("true STORE_CHANGED");
+  expect(out).toContain("true STORE_CHANGED\nfalse true\ntrue\n");
   expect(out).toContain("true false 67108864");
   expect(bounded).toBe('100\nCODEC_FAILED sized: chunk "a/c/0" would decode to 100 bytes, more than the 64 bytes it may hold (corrupt data, or a decompression bomb)\n');
 });

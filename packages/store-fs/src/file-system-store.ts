@@ -11,6 +11,7 @@ import {
   type ListableStore,
   type ReadableStore,
   type ReadIntoRange,
+  type StoreLock,
   type StoreRequestOptions,
   throwIfAborted,
   type VersionedBytes,
@@ -21,6 +22,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { writeFileAtomic } from "./atomic-write.js";
+import { acquireFileLock, DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, lockNameFor } from "./file-lock.js";
 import { errorCode, isMissing, lstat, READ_FLAGS, readdir, removeTree, unlink } from "./fs-calls.js";
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
 import { isRefusedLink, ReadContainment } from "./read-containment.js";
@@ -30,6 +32,15 @@ import { readFileVersioned } from "./versioned-read.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { removeStaleTemps, type StaleTempOptions } from "./temp-files.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
+
+/** A duration option: a positive finite number of ms, or the default when omitted. */
+function positiveMs(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new ZarrError("INVALID_ARGUMENT", `FileSystemStore option ${name} must be a positive number of milliseconds, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
 
 /** The module worker threads import for `workerStore`. */
 const THIS_MODULE = workerModuleUrl(import.meta.url, "file-system-store.js");
@@ -65,6 +76,14 @@ export interface FileSystemStoreOptions {
    * `KEY_INVALID` and listings skip such entries. Writes never go through them either way.
    */
   followSymlinks?: boolean;
+  /**
+   * Age in ms past which a lock file of `lock` counts as abandoned and is taken over,
+   * whoever holds it (a lock whose process on this host has died is taken over at once).
+   * Keep it above the longest read-modify-write of one chunk or shard. Default 30 000.
+   */
+  lockStaleMs?: number;
+  /** How long `lock` waits for a held lock before failing with `STORE_FAILED`, in ms. Default 60 000. */
+  lockTimeoutMs?: number;
 }
 
 /** A read of one file: its path, and the flags to open it with. */
@@ -100,6 +119,10 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   readonly blockingReads: boolean;
   /** True when reads and listings may follow links out of the root (see `FileSystemStoreOptions.followSymlinks`). */
   readonly followSymlinks: boolean;
+  /** Age past which a lock file is taken over (see `FileSystemStoreOptions.lockStaleMs`). */
+  readonly lockStaleMs: number;
+  /** How long `lock` waits (see `FileSystemStoreOptions.lockTimeoutMs`). */
+  readonly lockTimeoutMs: number;
   /** Checks reads against the real root; `undefined` with `followSymlinks`. */
   readonly #containment: ReadContainment | undefined;
   /** The root's real path, once a write has created or found it. */
@@ -118,6 +141,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     this.durable = options.durable ?? false;
     this.blockingReads = options.blockingReads ?? false;
     this.followSymlinks = options.followSymlinks ?? false;
+    this.lockStaleMs = positiveMs(options.lockStaleMs, DEFAULT_LOCK_STALE_MS, "lockStaleMs");
+    this.lockTimeoutMs = positiveMs(options.lockTimeoutMs, DEFAULT_LOCK_TIMEOUT_MS, "lockTimeoutMs");
     this.#containment = this.followSymlinks ? undefined : new ReadContainment(this.root);
   }
 
@@ -259,6 +284,51 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   }
 
   /** Deletes one key. Deleting a missing key is not an error. Empty parent directories are left behind. */
+  /**
+   * Locks `key` across processes with an advisory lock file, `.<name>.zarr-lock` next to
+   * the key's file (see `WritableStore.lock`): created with O_EXCL, retried with backoff
+   * while held, taken over when its process on this host is gone or it is older than
+   * `lockStaleMs`. Release it in a `finally`; release removes the file. Listings never
+   * show lock files. Not reentrant: locking a key this caller holds waits for itself.
+   *
+   * @example
+   * ```ts
+   * const held = await store.lock("a/c/0");
+   * try { await store.set("a/c/0", update(await store.get("a/c/0"))); } finally { await held.release(); }
+   * ```
+   */
+  async lock(key: string, options?: StoreRequestOptions): Promise<StoreLock> {
+    const signal = options?.signal;
+    this.#assertWritable(key);
+    throwIfAborted(signal);
+    const path = keyToPath(this.root, key);
+    try {
+      const realDir = await ensureRealDir(this.root, await this.#writableRealRoot(), nodePath.dirname(path), key, () =>
+        this.#refreshRealRoot(),
+      );
+      const lockPath = nodePath.join(realDir, lockNameFor(nodePath.basename(path)));
+      const release = await acquireFileLock(lockPath, key, {
+        staleMs: this.lockStaleMs,
+        timeoutMs: this.lockTimeoutMs,
+        signal,
+      });
+      let released = false;
+      return {
+        release: async () => {
+          if (released) return;
+          released = true;
+          try {
+            await release();
+          } catch (error) {
+            throw this.#failed(error, `Failed to release the lock on key ${JSON.stringify(key)}`, key);
+          }
+        },
+      };
+    } catch (error) {
+      throw this.#failed(error, `Failed to lock key ${JSON.stringify(key)}`, key);
+    }
+  }
+
   async delete(key: string, options?: StoreRequestOptions): Promise<void> {
     this.#assertWritable(key);
     throwIfAborted(options?.signal);

@@ -17,6 +17,19 @@ export function isTempName(name: string): boolean {
   return name.length > 1 + TEMP_SUFFIX.length && name.startsWith(".") && name.endsWith(TEMP_SUFFIX);
 }
 
+/** Suffix of the lock files `lock` creates next to a key's file (`.<name>.zarr-lock`). */
+export const LOCK_SUFFIX = ".zarr-lock";
+
+/** True for a file name of the form `.<name>.zarr-lock` (a held, released-meanwhile or abandoned lock). */
+export function isLockName(name: string): boolean {
+  return name.length > 1 + LOCK_SUFFIX.length && name.startsWith(".") && name.endsWith(LOCK_SUFFIX);
+}
+
+/** True for names listings skip and keys may not end in: temporary files and lock files. */
+export function isReservedName(name: string): boolean {
+  return isTempName(name) || isLockName(name);
+}
+
 /**
  * True when a directory entry name can be a key segment. Listings skip other names
  * (possible on POSIX, e.g. a backslash) because `get` would refuse the key they form.
@@ -51,8 +64,12 @@ function escapes(key: string, why: string): ZarrError {
 export function keyToPath(root: string, key: string, path: PathApi = nodePath): string {
   validateKey(key);
   const segments = key.split("/");
-  if (isTempName(segments[segments.length - 1])) {
+  const last = segments[segments.length - 1];
+  if (isTempName(last)) {
     throw escapes(key, `names of the form ".<name>.<random>${TEMP_SUFFIX}" are reserved for temporary files`);
+  }
+  if (isLockName(last)) {
+    throw escapes(key, `names of the form ".<name>${LOCK_SUFFIX}" are reserved for lock files`);
   }
   return checkedJoin(root, key, segments, path);
 }

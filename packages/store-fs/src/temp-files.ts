@@ -49,7 +49,7 @@ export function tempNameFor(name: string): string {
  * zombie (killed, not yet reaped by its parent, which in a container may never happen)
  * has stopped writing and counts as dead where /proc tells (Linux).
  */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {

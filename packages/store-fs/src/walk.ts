@@ -9,7 +9,7 @@ import type { Dirent } from "node:fs";
 import nodePath from "node:path";
 import { mapConcurrent, throwIfAborted } from "@zarr/spec";
 import { isMissing, opendir, readdir, realpath, stat } from "./fs-calls.js";
-import { isInside, isKeySegment, isTempName } from "./key-paths.js";
+import { isInside, isKeySegment, isReservedName } from "./key-paths.js";
 import { escapesRoot } from "./read-containment.js";
 
 /** Where a walk may go: links leaving `realRoot` are skipped unless `followSymlinks`. */
@@ -64,13 +64,13 @@ type EntryKind = "key" | "dir" | "skip";
  */
 async function entryKind(dir: WalkDir, entry: Dirent, fullPath: string): Promise<EntryKind> {
   if (!isKeySegment(entry.name)) return "skip";
-  if (entry.isFile()) return isTempName(entry.name) ? "skip" : "key";
+  if (entry.isFile()) return isReservedName(entry.name) ? "skip" : "key";
   if (entry.isDirectory()) return "dir";
   if (!entry.isSymbolicLink()) return "skip";
   try {
     if (!dir.scope.followSymlinks && !isInside(dir.scope.realRoot, await realpath(fullPath))) return "skip";
     const target = await stat(fullPath);
-    if (target.isFile()) return isTempName(entry.name) ? "skip" : "key";
+    if (target.isFile()) return isReservedName(entry.name) ? "skip" : "key";
     return target.isDirectory() ? "dir" : "skip";
   } catch {
     return "skip"; // dangling link or link loop

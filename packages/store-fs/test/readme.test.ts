@@ -7,5 +7,5 @@ it("the README example runs", () => {
   expect(out).toContain("STORE_READ_ONLY\ntrue false");
   expect(out).toContain("prefixes: [ 't2m' ]");
   expect(out).toContain("versioned: STORE_CHANGED");
-  expect(out).toContain("KEY_INVALID\n[]\ns\n1\n");
+  expect(out).toContain("KEY_INVALID\n[]\ns\n1\ntrue ABORTED\n");
 });

@@ -33,6 +33,7 @@ import { ownBytes } from "./body.js";
 import { BodyLimitExceeded, collectBounded, collectTail, collectWindow, type StreamingBody } from "./bounded-body.js";
 import { explicitRangeHeader, parseContentRange, rangeRequest } from "./byte-ranges.js";
 import { buildS3Client, type S3ClientSettings } from "./client.js";
+import { putIfVersion } from "./conditional-put.js";
 import { checkBucket, normalizeBucketPrefix } from "./paths.js";
 
 /** Options of `new S3Store(...)`. */
@@ -261,6 +262,36 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
     // A HEAD 404 has no error document, so a missing bucket looks like a missing key.
     await this.#checkBucket(what, key, signal);
     return undefined;
+  }
+
+  /**
+   * Writes a value only if the object still has ETag `expected` (from `getVersioned`), or,
+   * with `expected: null`, only if it does not exist: one PutObject with `If-Match` or
+   * `If-None-Match: *`, checked by S3 atomically. Rejects with `STORE_CHANGED` (nothing
+   * written) when the condition fails. What `set(…, { lock: true })` of @zarr/core uses
+   * to retry read-modify-writes instead of locking. Needs a server with conditional
+   * writes (AWS S3 has them since 2024; some S3-compatible servers ignore the headers,
+   * which makes every write unconditional).
+   */
+  async setIfVersion(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void> {
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    this.#assertWritable(key);
+    validateKey(key);
+    if (!(value instanceof Uint8Array)) {
+      throw new ZarrError("INVALID_ARGUMENT", `The value for key ${JSON.stringify(key)} must be a Uint8Array`, { key });
+    }
+    await putIfVersion({
+      client: this.client,
+      bucket: this.bucket,
+      objectKey: this.prefix + key,
+      key,
+      value,
+      contentType: contentType(key),
+      expected,
+      where: this.#where(key),
+      signal,
+    });
   }
 
   /** Writes a value with one `PutObject` (atomic: readers see the old or the new object). */

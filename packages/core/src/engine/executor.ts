@@ -45,6 +45,8 @@ export interface ChunkReadTask {
 export interface ExecutorOptions {
   workers?: WorkerPool;
   chunkCache?: ChunkCache;
+  /** Read every chunk from the store, whatever cache the options or the array name. */
+  bypassCache?: boolean;
   signal?: AbortSignal;
 }
 
@@ -90,7 +92,7 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   const { store, codecs } = array;
   const signal = options.signal;
   // A cache holds whole decoded chunks: chains that read shards in parts keep doing so.
-  const cache = codecs.partialReads ? undefined : (options.chunkCache ?? array.config.chunkCache);
+  const cache = codecs.partialReads || options.bypassCache ? undefined : (options.chunkCache ?? array.config.chunkCache);
   const pool = cache === undefined ? offloadPool(array, options.workers) : undefined;
   const { maxChunkBytes } = array.config;
   // A shard is read in parts, never whole: its inner chunks are bounded by the inner chain.
