@@ -38,6 +38,8 @@ interface RequestSpec {
   range?: string;
   /** An ETag for `If-Match`: the server answers 412 unless the value still has it. */
   ifMatch?: string;
+  /** `If-None-Match: *` on a PUT: the server answers 412 when the key has a value already. */
+  ifNoneMatchAny?: boolean;
   body?: Uint8Array<ArrayBuffer>;
   signal: AbortSignal | undefined;
 }
@@ -262,6 +264,27 @@ export class HttpStore implements ReadableStore, WritableStore {
     });
   }
 
+  /**
+   * Conditional write (`WritableStore.setIfVersion`): PUT with `If-Match: <expected>` (an
+   * ETag from `getVersioned`), or `If-None-Match: *` when `expected` is null (only if the
+   * key has no value yet). A 412 answer rejects with `STORE_CHANGED` and nothing is
+   * written. The server must honour these headers (RFC 9110 §13.1) for the check to hold:
+   * one that ignores them makes the write unconditional.
+   */
+  async setIfVersion(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void> {
+    const url = keyUrl(this.#base, key);
+    this.#assertWritable(key);
+    if (!(value instanceof Uint8Array)) {
+      throw new ZarrError("INVALID_ARGUMENT", `The value for "${key}" must be a Uint8Array`, { key });
+    }
+    const body = (value.buffer instanceof ArrayBuffer ? value : value.slice()) as Uint8Array<ArrayBuffer>;
+    const condition = expected === null ? { ifNoneMatchAny: true } : { ifMatch: expected };
+    await this.#request({ method: "PUT", key, url, body, signal: options?.signal, ...condition }, async (response) => {
+      if (response.status === 412) throw storeChanged(key, expected ?? "(absent)", strongEtag(response));
+      return isSuccess(response.status) ? undefined : UNHANDLED;
+    });
+  }
+
   /** Deletes `key` with DELETE; a missing key (a missing status) is fine. Throws `STORE_READ_ONLY` on a read-only store. */
   async delete(key: string, options?: StoreRequestOptions): Promise<void> {
     const url = keyUrl(this.#base, key);
@@ -284,7 +307,7 @@ export class HttpStore implements ReadableStore, WritableStore {
   async #headers(spec: RequestSpec): Promise<Headers | undefined> {
     const option = this.#settings.headers;
     const basicAuth = this.#base.basicAuth;
-    if (option === undefined && basicAuth === undefined && spec.range === undefined && spec.body === undefined && spec.ifMatch === undefined) {
+    if (option === undefined && basicAuth === undefined && spec.range === undefined && spec.body === undefined && spec.ifMatch === undefined && spec.ifNoneMatchAny !== true) {
       return undefined;
     }
     let init: HeadersInit | undefined;
@@ -303,6 +326,7 @@ export class HttpStore implements ReadableStore, WritableStore {
     if (spec.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/octet-stream");
     if (spec.range !== undefined) headers.set("range", spec.range);
     if (spec.ifMatch !== undefined) headers.set("if-match", spec.ifMatch);
+    if (spec.ifNoneMatchAny === true) headers.set("if-none-match", "*");
     return headers;
   }
 
