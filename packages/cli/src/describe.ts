@@ -31,10 +31,9 @@ interface StoredKeys {
 const SIZE_CONCURRENCY = 16;
 
 /** Every key under `prefix` and the sum of their sizes (`getSize` when the store has it, else `get`). */
-async function storedKeys(store: Store, prefix: string): Promise<StoredKeys> {
-  if (!isListable(store)) {
-    throw new ZarrError("UNSUPPORTED", `Cannot measure "${prefix || "/"}": the store cannot list keys`);
-  }
+async function storedKeys(store: Store, prefix: string): Promise<StoredKeys | undefined> {
+  // Plain HTTP cannot list: the node is still described, its stored size is unknown (null).
+  if (!isListable(store)) return undefined;
   const keys: string[] = [];
   try {
     for await (const key of store.listPrefix(prefix)) keys.push(key);
@@ -151,7 +150,7 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
   const stored = await storedKeys(store, prefix);
   const ndim = meta.shape.length;
   let chunksStored = 0;
-  for (const key of stored.keys) {
+  for (const key of stored?.keys ?? []) {
     const coords = keys.decode(key.slice(prefix.length), ndim);
     if (coords?.every((c, d) => c < grid.gridShape[d])) chunksStored++;
   }
@@ -170,9 +169,9 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
     codecs: meta.codecs as unknown as JsonValue[],
     dimension_names: meta.dimension_names ?? null,
     attributes: meta.attributes,
-    stored_bytes: stored.bytes,
-    stored_keys: stored.keys.length,
-    chunks_stored: chunksStored,
+    stored_bytes: stored?.bytes ?? null,
+    stored_keys: stored?.keys.length ?? null,
+    chunks_stored: stored === undefined ? null : chunksStored,
     chunks_total: grid.gridShape.reduce((a, b) => a * b, 1),
     readable: problem === undefined,
   };
@@ -199,8 +198,8 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
       if (c.metadata === undefined) child.implicit = true;
       return child;
     }),
-    stored_bytes: stored.bytes,
-    stored_keys: stored.keys.length,
+    stored_bytes: stored?.bytes ?? null,
+    stored_keys: stored?.keys.length ?? null,
   };
 }
 

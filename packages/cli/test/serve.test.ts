@@ -132,6 +132,16 @@ describe("zarr serve", () => {
     expect(remote.stdout.toString()).toBe(local.stdout.toString());
   });
 
+  it("is described by zarr info over HTTP, which cannot list: stored size unknown", async () => {
+    const text = (await zarrOk(["info", base, "2d.chunked.i2"])).stdout.toString();
+    expect(text).toMatch(/^shape: +\[2, 2\]$/m);
+    expect(text).toMatch(/^stored: +unknown \(the store cannot list keys\)$/m);
+    expect(text).toMatch(/^chunks: +\? of 4 stored$/m);
+    const json = JSON.parse((await zarrOk(["info", base, "2d.chunked.i2", "--json"])).stdout.toString());
+    expect(json.stored_bytes).toBeNull();
+    expect(json.chunks_stored).toBeNull();
+  });
+
   it("is read by zarrita.js (FetchStore)", async () => {
     const zarrita = await import("zarrita");
     const arr = await zarrita.open(zarrita.root(new zarrita.FetchStore(base)).resolve("2d.chunked.i2"), { kind: "array" });

@@ -6,13 +6,19 @@ import { describeNode } from "../describe.js";
 import { bytesText, dataTypeText, shapeText } from "../format.js";
 import { compactJson } from "../json-text.js";
 import { findNode } from "../listing.js";
-import { cliRegistry } from "../registry.js";
 import { printable, printableJson } from "../printable.js";
+import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
 
 function label(name: string): string {
   return `${name}:`.padEnd(20);
+}
+
+/** What the node holds in the store, or why that is unknown. */
+function storedLine(d: JsonObject): string {
+  if (d.stored_bytes === null) return `${label("stored")}unknown (the store cannot list keys)`;
+  return `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`;
 }
 
 function arrayText(d: JsonObject): string[] {
@@ -35,8 +41,8 @@ function arrayText(d: JsonObject): string[] {
     ...(d.codecs as JsonValue[]).map((c) => `  ${compactJson(c)}`),
     `${label("dimension names")}${d.dimension_names === null ? "(none)" : compactJson(d.dimension_names)}`,
     `${label("attributes")}${compactJson(d.attributes)}`,
-    `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`,
-    `${label("chunks")}${d.chunks_stored} of ${d.chunks_total} stored`,
+    storedLine(d),
+    `${label("chunks")}${d.chunks_stored === null ? "?" : d.chunks_stored} of ${d.chunks_total} stored`,
   ];
   if (d.storage_transformers !== undefined) lines.push(`${label("storage transformers")}${compactJson(d.storage_transformers)}`);
   if (d.problem !== undefined) lines.push(`${label("readable")}no: ${d.problem}`);
@@ -51,7 +57,7 @@ function groupText(d: JsonObject): string[] {
     `${label("node")}${d.implicit ? "implicit group (no zarr.json)" : `group (Zarr v${d.zarr_format})`}`,
     `${label("consolidated")}${d.consolidated ? "yes" : "no"}`,
     `${label("attributes")}${compactJson(d.attributes)}`,
-    `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`,
+    storedLine(d),
     `${label("children")}${children.length}`,
     ...children.map((c) => `  ${String(c.name).padEnd(width)}  ${c.implicit ? "implicit group" : c.node_type}`),
   ];
