@@ -13,7 +13,10 @@ import {
   get,
   MemoryStore,
   openArray,
+  resize,
   type ScalarOf,
+  set,
+  setAttributes,
   type StructValue,
   type ZarrArray,
 } from "@zarr/core";
@@ -87,6 +90,10 @@ export async function unions(): Promise<void> {
   // A narrowed array is still a ZarrArray: functions taking any array accept it.
   const any: ZarrArray = arr;
   void any;
+  // Functions that take any array accept a narrowed one and keep its type.
+  await set(arr, null, 0);
+  check(await resize(arr, [8])).is<ZarrArray<"float32" | "float64">>(true);
+  check(await setAttributes(arr, { units: "K" })).is<ZarrArray<"float32" | "float64">>(true);
   // @ts-expect-error a float array cannot be an int16 one
   arr.is("int16");
   // @ts-expect-error no narrowing without a check: ZarrArray is not a ZarrArray<"float32">
