@@ -136,6 +136,14 @@ export async function optionsAsUsersWriteThem(cfg: Settings, extra: Record<strin
     attributes: { title: cfg.title, scale: [1, 2] as const, ...extra },
   });
   await createGroup(store, "g", { attributes: { nested: { maybe: cfg.title, list: [{ a: 1 }] } } });
+  // An object spread from settings, and a map turned into an object.
+  const levels = new Map<string, number>([["level", 1]]);
+  await createArray(store, "y", {
+    shape: [10],
+    dataType: "int8",
+    codecs: [{ name: "bytes" }, { name: "gzip", configuration: { ...cfg } }],
+    attributes: Object.fromEntries(levels),
+  });
   await createArray(store, "bad", {
     shape: [10],
     dataType: "float32",
