@@ -86,6 +86,9 @@ export interface ResolvedArray {
  * else `string`. It types what the array reads: `get` on a `ZarrArray<"float32">` returns
  * a `Float32Array` (see `DataTypeMap`). Narrow an array with {@link ZarrArray.is}, or open
  * it with `openArray(store, path, { dataType: "float32" })`, which checks when it opens.
+ * (`out`: a `ZarrArray<"float32">` is a `ZarrArray`, not the reverse. TypeScript cannot
+ * infer that through the conditional types of `DataTypeOf`, and without it `is` would
+ * not narrow.)
  */
 export class ZarrArray<out N extends string = string> {
   readonly kind = "array" as const;

@@ -19,7 +19,7 @@ import type { ChunkCache } from "./chunk-cache.js";
 import type { ArrayOf } from "./data-type-map.js";
 import { createExecutor, memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
 import type { ZarrArray } from "./nodes.js";
-import { DEFAULT_CONCURRENCY, isZeroFill, type Progress, plan } from "./plan.js";
+import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
 import type { Selection } from "./selection.js";
 
 /** Options of `get`. */
