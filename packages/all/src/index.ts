@@ -64,16 +64,25 @@ const withDefault = <O extends object>(options: O | undefined): WithRegistry<O> 
 export function open(location: Store | ZarrGroup, path?: string, options?: core.OpenOptions): Promise<core.ZarrNode> {
   return core.open(location, path, withDefault(options));
 }
-/** `openArray` from @zarr/core, with every codec registered. */
-export function openArray(location: Store | ZarrGroup, path?: string, options?: core.OpenOptions): Promise<core.ZarrArray> {
+/**
+ * `openArray` from @zarr/core, with every codec registered. `options.dataType` checks the
+ * array's data type and narrows it, as there: `get` then returns e.g. a `Float32Array`.
+ */
+export function openArray<N extends string>(
+  location: Store | ZarrGroup,
+  path: string,
+  options: core.OpenArrayOptions<N> & { dataType: N },
+): Promise<core.ZarrArray<N>>;
+export function openArray(location: Store | ZarrGroup, path?: string, options?: core.OpenArrayOptions): Promise<core.ZarrArray>;
+export function openArray(location: Store | ZarrGroup, path?: string, options?: core.OpenArrayOptions): Promise<core.ZarrArray> {
   return core.openArray(location, path, withDefault(options));
 }
 /** `openGroup` from @zarr/core, with every codec registered. */
 export function openGroup(location: Store | ZarrGroup, path?: string, options?: core.OpenOptions): Promise<core.ZarrGroup> {
   return core.openGroup(location, path, withDefault(options));
 }
-/** `createArray` from @zarr/core; its default codecs are `bytes` + `zstd`. */
-export function createArray(store: Store, path: string, options: core.CreateArrayOptions): Promise<core.ZarrArray> {
+/** `createArray` from @zarr/core; its default codecs are `bytes` + `zstd`. A literal `dataType` types the array, as there. */
+export function createArray<N extends string = string>(store: Store, path: string, options: core.CreateArrayOptions<N>): Promise<core.ZarrArray<N>> {
   return core.createArray(store, path, withDefault(options));
 }
 /** `createGroup` from @zarr/core. */
@@ -81,7 +90,7 @@ export function createGroup(store: Store, path?: string, options?: core.CreateNo
   return core.createGroup(store, path, withDefault(options));
 }
 /** `create` from @zarr/core: an array when `shape` is given, else a group. */
-export function create(store: Store, path: string, options: core.CreateArrayOptions): Promise<core.ZarrArray>;
+export function create<N extends string = string>(store: Store, path: string, options: core.CreateArrayOptions<N>): Promise<core.ZarrArray<N>>;
 export function create(store: Store, path?: string, options?: core.CreateNodeOptions): Promise<core.ZarrGroup>;
 export function create(
   store: Store,

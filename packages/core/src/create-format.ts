@@ -4,7 +4,7 @@
  * writes it (Zarr v2: `v2Format` of @zarr/v2-compat) writes the documents, and the node
  * it describes is opened like any other.
  */
-import { type Store, ZarrError } from "@zarr/spec";
+import { type Attributes, type JsonInputObject, jsonFromInput, type Store, ZarrError } from "@zarr/spec";
 import { creatingFormat } from "./formats.js";
 import type { CreateArrayOptions, CreateNodeOptions } from "./node-options.js";
 import type { ZarrArray, ZarrGroup } from "./nodes.js";
@@ -39,6 +39,11 @@ export function requestedZarrFormat(options: CreateNodeOptions | CreateArrayOpti
   return zarrFormat;
 }
 
+/** `{ attributes }` as the format stores them (properties set to `undefined` dropped), or nothing when none were given. */
+function storedAttributes(attributes: JsonInputObject | undefined): { attributes?: Attributes } {
+  return attributes === undefined ? {} : { attributes: jsonFromInput(attributes) as Attributes };
+}
+
 /** Creates a group through the registry's format for `zarrFormat` (`UNSUPPORTED` when there is none). */
 export async function createGroupThroughFormat(
   store: Store,
@@ -48,8 +53,8 @@ export async function createGroupThroughFormat(
   options: CreateNodeOptions,
 ): Promise<ZarrGroup> {
   const format = await creatingFormat(registry, zarrFormat, "createGroup", path);
-  const { zarrFormat: _, registry: __, ...rest } = options;
-  const entry = await format.createGroup(store, path, { ...rest, registry });
+  const { zarrFormat: _, registry: __, attributes, ...rest } = options;
+  const entry = await format.createGroup(store, path, { ...rest, ...storedAttributes(attributes), registry });
   return (await entryToNodeAt(store, entry, { registry })) as ZarrGroup;
 }
 
@@ -62,7 +67,7 @@ export async function createArrayThroughFormat(
   options: CreateArrayOptions,
 ): Promise<ZarrArray> {
   const format = await creatingFormat(registry, zarrFormat, "createArray", path);
-  const { zarrFormat: _, registry: __, chunkCache, writeEmptyChunks, ...rest } = options;
-  const entry = await format.createArray(store, path, { ...rest, registry });
+  const { zarrFormat: _, registry: __, chunkCache, writeEmptyChunks, attributes, ...rest } = options;
+  const entry = await format.createArray(store, path, { ...rest, ...storedAttributes(attributes), registry });
   return (await entryToNodeAt(store, entry, { registry, chunkCache, writeEmptyChunks })) as ZarrArray;
 }

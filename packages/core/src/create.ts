@@ -4,6 +4,7 @@
  */
 import {
   type ArrayMetadata,
+  type Attributes,
   asZarrError,
   describeJson,
   type ExtensionObject,
@@ -11,6 +12,7 @@ import {
   isJsonObject,
   type JsonObject,
   type JsonValue,
+  jsonFromInput,
   parseArrayMetadata,
   type Store,
   ZarrError,
@@ -79,14 +81,17 @@ export async function createGroup(store: Store, path = "", options: CreateNodeOp
   const p = normalizePath(path);
   await prepareNewNode(store, p, options);
   await writeMissingParents(store, p, options.signal);
-  const metadata: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: options.attributes ?? {} };
+  const attributes = options.attributes === undefined ? {} : (jsonFromInput(options.attributes) as Attributes);
+  const metadata: GroupMetadata = { zarr_format: 3, node_type: "group", attributes };
   await writeNodeMetadata(store, p, metadata, options.signal);
   return new ZarrGroup(store, p, metadata, options.registry ?? defaultRegistry, undefined);
 }
 
 function toExtension(e: ExtensionLike): ExtensionObject {
   if (typeof e === "string") return { name: e, configuration: {} };
-  const out: ExtensionObject = { name: e.name, configuration: e.configuration ?? {} };
+  // Properties set to `undefined` (optional settings left unset) are not part of the metadata.
+  const configuration = e.configuration === undefined ? {} : (jsonFromInput(e.configuration) as JsonObject);
+  const out: ExtensionObject = { name: e.name, configuration };
   if (e.must_understand !== undefined) out.must_understand = e.must_understand;
   return out;
 }
@@ -157,11 +162,16 @@ function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, regis
  * });
  * ```
  */
-export async function createArray(store: Store, path: string, options: CreateArrayOptions): Promise<ZarrArray> {
+export async function createArray<N extends string = string>(
+  store: Store,
+  path: string,
+  options: CreateArrayOptions<N>,
+): Promise<ZarrArray<N>> {
   requireWritable(store, `create array "${path}"`);
   const registry = options.registry ?? defaultRegistry;
   const zarrFormat = requestedZarrFormat(options, path);
-  if (zarrFormat !== 3) return createArrayThroughFormat(store, path, zarrFormat, registry, options);
+  // The array is resolved from the data type named in `options`: it is a ZarrArray<N>.
+  if (zarrFormat !== 3) return (await createArrayThroughFormat(store, path, zarrFormat, registry, options)) as ZarrArray<N>;
   const p = normalizePath(path);
   const key = metadataKey(p);
   if (!Array.isArray(options.shape)) throw new ZarrError("INVALID_ARGUMENT", "shape must be an array of integers");
@@ -218,7 +228,7 @@ export async function createArray(store: Store, path: string, options: CreateArr
     },
     fill_value: fillJson,
     codecs: codecs as unknown as JsonValue[],
-    attributes: options.attributes ?? {},
+    attributes: options.attributes === undefined ? {} : jsonFromInput(options.attributes),
   };
   if (options.dimensionNames !== undefined) doc.dimension_names = [...options.dimensionNames];
   const parsed = parseArrayMetadata(doc, { key });
@@ -229,12 +239,14 @@ export async function createArray(store: Store, path: string, options: CreateArr
   await prepareNewNode(store, p, options);
   await writeMissingParents(store, p, options.signal);
   await writeNodeMetadata(store, p, metadata, options.signal);
-  return resolveArray(store, p, metadata, {
+  const array = await resolveArray(store, p, metadata, {
     registry,
     writeEmptyChunks: options.writeEmptyChunks,
     chunkCache: options.chunkCache,
     maxChunkBytes: options.maxChunkBytes,
   });
+  // The data type was resolved from `options.dataType` and keeps its name: the array is a ZarrArray<N>.
+  return array as ZarrArray<N>;
 }
 
 /**
@@ -246,7 +258,7 @@ export async function createArray(store: Store, path: string, options: CreateArr
  * await create(store, "g/x", { shape: [10], dataType: "int32" });  // an array
  * ```
  */
-export function create(store: Store, path: string, options: CreateArrayOptions): Promise<ZarrArray>;
+export function create<N extends string = string>(store: Store, path: string, options: CreateArrayOptions<N>): Promise<ZarrArray<N>>;
 export function create(store: Store, path?: string, options?: CreateNodeOptions): Promise<ZarrGroup>;
 export function create(
   store: Store,

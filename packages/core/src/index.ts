@@ -35,7 +35,8 @@ export type {
   NodeEntry,
   NodeFormat,
 } from "./node-format.js";
-export { open, openArray, openGroup, exists, openEntry, type OpenOptions } from "./open.js";
+export { open, openArray, openGroup, exists, openEntry, type OpenOptions, type OpenArrayOptions } from "./open.js";
+export type { DataTypeMap, DataTypeName, RawBitsName, ArrayOf, ScalarOf, DataTypeOf } from "./data-type-map.js";
 export { create, createArray, createGroup, guessChunkShape } from "./create.js";
 export { children, listChildren, walkEntries, walk } from "./listing.js";
 export { deleteNode, setAttributes, updateAttributes, consolidateMetadata } from "./mutate.js";

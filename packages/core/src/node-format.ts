@@ -102,14 +102,25 @@ export interface FormatReadOptions {
 }
 
 /** What a format entry's `createGroup` gets: `createGroup`'s options, registry resolved. */
-export type FormatCreateGroupOptions = Omit<CreateNodeOptions, "registry" | "zarrFormat"> & { registry: Registry };
+export type FormatCreateGroupOptions = Omit<CreateNodeOptions, "registry" | "zarrFormat" | "attributes"> & {
+  registry: Registry;
+  /** The caller's attributes, properties set to `undefined` dropped. */
+  attributes?: Attributes;
+};
 
 /**
  * What a format entry's `createArray` gets: `createArray`'s options, registry resolved,
  * without the per-array behaviour core applies itself. Options the format cannot honour
  * are its to reject with `INVALID_ARGUMENT`.
  */
-export type FormatCreateArrayOptions = Omit<CreateArrayOptions, "registry" | "zarrFormat" | "chunkCache" | "writeEmptyChunks"> & { registry: Registry };
+export type FormatCreateArrayOptions = Omit<
+  CreateArrayOptions,
+  "registry" | "zarrFormat" | "chunkCache" | "writeEmptyChunks" | "attributes"
+> & {
+  registry: Registry;
+  /** The caller's attributes, properties set to `undefined` dropped. */
+  attributes?: Attributes;
+};
 
 /**
  * A storage format other than Zarr v3, as registered: `read` describes the node at a

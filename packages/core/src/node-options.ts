@@ -3,7 +3,7 @@
  * behaviour, and what `createGroup`/`createArray` take (for Zarr v3 and, through a
  * registered format, Zarr v2).
  */
-import type { Attributes, JsonObject, JsonValue, Scalar } from "@zarr/spec";
+import type { JsonInputObject, JsonObject, JsonValue, Scalar } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
 import type { Registry } from "./registry.js";
 
@@ -37,26 +37,33 @@ export interface CreateNodeOptions extends NodeOptions {
    * @zarr/v2-compat, or @zarr/all's registry).
    */
   zarrFormat?: 2 | 3;
-  /** User attributes. */
-  attributes?: Attributes;
+  /** User attributes (properties set to `undefined` are left out). */
+  attributes?: JsonInputObject;
   /** Replace a node already at the path (deleting everything below it). Default false: `NODE_EXISTS`. */
   overwrite?: boolean;
   signal?: AbortSignal;
 }
 
-/** An extension definition in options: a name, or `{name, configuration}`. */
-export type ExtensionLike = string | { name: string; configuration?: JsonObject; must_understand?: boolean };
+/**
+ * An extension definition in options: a name, or `{name, configuration}`. Configuration
+ * properties set to `undefined` are left out of the metadata (`{ level: cfg.level }`
+ * with `cfg.level` unset gives the codec's default).
+ */
+export type ExtensionLike = string | { name: string; configuration?: JsonInputObject; must_understand?: boolean };
 
 /** A numcodecs codec configuration as Zarr v2 writes it (`{"id": "zlib", "level": 1}`). */
 export interface V2CodecConfig extends JsonObject {
   id: string;
 }
 
-/** Options of `createArray`. */
-export interface CreateArrayOptions extends CreateNodeOptions, Partial<ArrayConfig> {
+/**
+ * Options of `createArray`. `N` is the data type's name: a literal `dataType: "float32"`
+ * makes `createArray` return a `ZarrArray<"float32">`.
+ */
+export interface CreateArrayOptions<N extends string = string> extends CreateNodeOptions, Partial<ArrayConfig> {
   shape: readonly number[];
   /** `"float32"`, `"string"`, `{name: "numpy.datetime64", configuration: {unit: "s", scale_factor: 1}}`, ... */
-  dataType: ExtensionLike;
+  dataType: N | { name: N; configuration?: JsonInputObject; must_understand?: boolean };
   /** Regular chunk shape (default: chosen from the array's size, about 1 MiB per chunk). */
   chunkShape?: readonly number[];
   /** Rectilinear grid: per dimension a chunk size or a list of chunk edge lengths (Zarr v3 only). */

@@ -17,6 +17,7 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
 import { checkElementMemory, checkMaxChunkBytes } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
@@ -78,16 +79,26 @@ export interface ResolvedArray {
   readonly format?: NodeFormat;
 }
 
-/** An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs. */
-export class ZarrArray {
+/**
+ * An array node with its metadata resolved: data type, fill value, grid, key encoding and codecs.
+ *
+ * `N` is the data type's name when it is known to the type checker (`ZarrArray<"float32">`),
+ * else `string`. It types what the array reads: `get` on a `ZarrArray<"float32">` returns
+ * a `Float32Array` (see `DataTypeMap`). Narrow an array with {@link ZarrArray.is}, or open
+ * it with `openArray(store, path, { dataType: "float32" })`, which checks when it opens.
+ * (`out`: a `ZarrArray<"float32">` is a `ZarrArray`, not the reverse. TypeScript cannot
+ * infer that through the conditional types of `DataTypeOf`, and without it `is` would
+ * not narrow.)
+ */
+export class ZarrArray<out N extends string = string> {
   readonly kind = "array" as const;
   // Assigned by the constructor (`declare`: no separate field definitions in the output).
   declare readonly store: Store;
   declare readonly path: string;
   declare readonly metadata: ArrayMetadata;
   declare readonly registry: Registry;
-  declare readonly dataType: DataType;
-  declare readonly fillValue: Scalar;
+  declare readonly dataType: DataTypeOf<N>;
+  declare readonly fillValue: ScalarOf<N>;
   declare readonly chunkGrid: ChunkGrid;
   declare readonly chunkKeyEncoding: ChunkKeyEncoding;
   declare readonly codecs: CodecPipeline;
@@ -105,8 +116,9 @@ export class ZarrArray {
     this.path = resolved.path;
     this.metadata = resolved.metadata;
     this.registry = resolved.registry;
-    this.dataType = resolved.dataType;
-    this.fillValue = resolved.fillValue;
+    // `N` is only ever narrowed by a check of the name (`is`, `openArray`'s `dataType`).
+    this.dataType = resolved.dataType as DataTypeOf<N>;
+    this.fillValue = resolved.fillValue as ScalarOf<N>;
     this.chunkGrid = resolved.chunkGrid;
     this.chunkKeyEncoding = resolved.chunkKeyEncoding;
     this.codecs = resolved.codecs;
@@ -137,13 +149,29 @@ export class ZarrArray {
     const cs = this.metadata.chunk_grid.configuration.chunk_shape;
     return this.metadata.chunk_grid.name === "regular" && Array.isArray(cs) ? (cs as number[]) : undefined;
   }
+  /**
+   * True when the array's data type is named `name` (an alias counts: `"datetime64"` is
+   * `"numpy.datetime64"`), and then the array's type says so: `get` on it returns
+   * `ArrayOf<name>` (`Float32Array` for `"float32"`, `string[]` for `"string"`).
+   *
+   * @example
+   * ```ts
+   * const arr = await openArray(store, "t2m");
+   * if (arr.is("float32")) {
+   *   const { data } = await get(arr); // data: Float32Array
+   * }
+   * ```
+   */
+  is<M extends N>(name: M): this is ZarrArray<M> {
+    return sameDataTypeName(this.dataType.name, name);
+  }
   /** Store key of the chunk at grid coordinates `coords`. */
   chunkKey(coords: readonly number[]): string {
     return this.prefix + this.chunkKeyEncoding.encode(coords);
   }
   /** The representation of the chunk at `coords` entering the codec chain. */
   chunkSpec(coords: readonly number[]): ChunkSpec {
-    return { shape: this.chunkGrid.chunkShape(coords), dataType: this.dataType, fillValue: this.fillValue };
+    return { shape: this.chunkGrid.chunkShape(coords), dataType: this.dataType as DataType, fillValue: this.fillValue };
   }
 }
 

@@ -12,6 +12,7 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
+import { sameDataTypeName } from "./data-type-map.js";
 import { readFormatEntry } from "./formats.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
@@ -139,11 +140,53 @@ export async function openEntry(
   });
 }
 
-/** Opens the array at `path`; throws `NODE_NOT_FOUND` when there is none or it is a group. */
-export async function openArray(location: Store | ZarrGroup, path = "", options: OpenOptions = {}): Promise<ZarrArray> {
+/** Options of `openArray`. */
+export interface OpenArrayOptions<N extends string = string> extends OpenOptions {
+  /**
+   * The data type the array must have (`"float32"`, `"string"`, …; an alias such as
+   * `"datetime64"` matches its full name). Checked when the array opens (an array of
+   * another data type is an `INVALID_ARGUMENT` error), and the returned array is typed by
+   * it: `get` then returns a `Float32Array` for `"float32"` (see `DataTypeMap`).
+   */
+  dataType?: N;
+}
+
+/**
+ * Opens the array at `path`; throws `NODE_NOT_FOUND` when there is none or it is a group.
+ * With `options.dataType` it also checks the array's data type and returns an array typed
+ * by it.
+ *
+ * @example
+ * ```ts
+ * const t2m = await openArray(store, "t2m", { dataType: "float32" }); // ZarrArray<"float32">
+ * const { data } = await get(t2m); // data: Float32Array, no cast
+ * ```
+ */
+export function openArray<N extends string>(
+  location: Store | ZarrGroup,
+  path: string,
+  options: OpenArrayOptions<N> & { dataType: N },
+): Promise<ZarrArray<N>>;
+// Without `dataType` the array is not narrowed (a separate signature: N must not be inferred from the caller's expected type).
+export function openArray(location: Store | ZarrGroup, path?: string, options?: OpenArrayOptions): Promise<ZarrArray>;
+export async function openArray<N extends string = string>(
+  location: Store | ZarrGroup,
+  path = "",
+  options: OpenArrayOptions<N> = {},
+): Promise<ZarrArray<N>> {
   const node = await open(location, path, options);
   if (node.kind !== "array") throw new ZarrError("NODE_NOT_FOUND", `"${node.path || "/"}" is a group, not an array`);
-  return node;
+  const wanted = options.dataType;
+  // Without `dataType`, N is its default `string`: every array is a ZarrArray<string>.
+  if (wanted === undefined) return node as ZarrArray<N>;
+  if (!sameDataTypeName(node.dataType.name, wanted)) {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `"${node.path || "/"}" has data type ${node.dataType.name}, not ${wanted} (options.dataType)`,
+      { key: node.format?.metadataKey(node.path, "array") ?? metadataKey(node.path) },
+    );
+  }
+  return node as ZarrArray<N>;
 }
 
 /** Opens the group at `path`; throws `NODE_NOT_FOUND` when there is none or it is an array. */

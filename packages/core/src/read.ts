@@ -16,6 +16,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
+import type { ArrayOf } from "./data-type-map.js";
 import { createExecutor, memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
@@ -51,7 +52,11 @@ export interface GetOptions {
   out?: DataArray;
 }
 
-/** The result of `get`: a C-contiguous N-dimensional array and its data type. */
+/**
+ * The result of `get`: a C-contiguous N-dimensional array and its data type. `A` is the
+ * storage array: `Float32Array` when `get` read a `ZarrArray<"float32">`, the general
+ * `DataArray` for an array whose data type the type checker does not know.
+ */
 export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
   dataType: DataType;
 }
@@ -62,6 +67,10 @@ export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
  * an array of indices, or a boolean mask; `"..."` stands for as many `null`s as needed.
  * Missing chunks read as the fill value. Only the chunks the selection touches are read.
  *
+ * The result's `data` is typed by the array's data type when that is known: a
+ * `Float32Array` for a `ZarrArray<"float32">` (from `openArray(…, { dataType })`,
+ * `arr.is("float32")`, or `createArray` with a literal data type), `DataArray` otherwise.
+ *
  * @example
  * ```ts
  * const week = await get(t2m, [slice(0, 7), 360, slice(null, null, 4)], { signal });
@@ -69,15 +78,16 @@ export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
  * week.data;   // Float32Array, C order
  * ```
  */
-export async function get(
-  array: ZarrArray,
+export async function get<N extends string>(
+  array: ZarrArray<N>,
   selection?: Selection | null,
   options: GetOptions = {},
-): Promise<ArrayData> {
+): Promise<ArrayData<ArrayOf<N>>> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
   const p = plan(array, selection);
-  const { dataType, fillValue } = array;
+  // The untyped view: the engine works on any data type.
+  const { dataType, fillValue } = array as ZarrArray;
   const size = shapeSize(p.internalShape);
   const given = options.out === undefined ? undefined : checkedOut(options.out, dataType, size);
   const executor = createExecutor(array, options);
@@ -106,7 +116,8 @@ export async function get(
     },
     { signal },
   );
-  return { data: out.data, shape: p.outShape, stride: cStrides(p.outShape), dataType };
+  // The data type allocated `out.data` (or `checkedOut` matched its class): it is ArrayOf<N>.
+  return { data: out.data as ArrayOf<N>, shape: p.outShape, stride: cStrides(p.outShape), dataType };
 }
 
 /** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */

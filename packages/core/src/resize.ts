@@ -38,7 +38,11 @@ export interface ResizeOptions {
  * const bigger = await resize(arr, [arr.shape[0] * 2, arr.shape[1]]);
  * ```
  */
-export async function resize(array: ZarrArray, shape: readonly number[], options: ResizeOptions = {}): Promise<ZarrArray> {
+export async function resize<N extends string>(
+  array: ZarrArray<N>,
+  shape: readonly number[],
+  options: ResizeOptions = {},
+): Promise<ZarrArray<N>> {
   const { store } = array;
   throwIfAborted(options.signal);
   if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
@@ -123,7 +127,7 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
   const { format } = array;
   if (format === undefined) await writeNodeMetadata(store, array.path, metadata, options.signal);
   else if (format.writeArrayMetadata !== undefined) await format.writeArrayMetadata(array, metadata, options);
-  return resolveArray(store, array.path, metadata, {
+  const resized = await resolveArray(store, array.path, metadata, {
     registry: array.registry,
     writeEmptyChunks: array.config.writeEmptyChunks,
     chunkCache: array.config.chunkCache,
@@ -131,4 +135,6 @@ export async function resize(array: ZarrArray, shape: readonly number[], options
     zarrFormat: array.zarrFormat,
     format,
   });
+  // Same data type as `array` (only the shape and grid changed): still a ZarrArray<N>.
+  return resized as ZarrArray<N>;
 }

@@ -12,6 +12,47 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
+/**
+ * JSON as options take it: like {@link JsonValue}, but arrays may be readonly and an
+ * object's properties may be `undefined` (an optional field left unset, as in
+ * `{ level: cfg.level }`). Such properties are dropped when the value is stored
+ * ({@link jsonFromInput}), so stored metadata is always plain `JsonValue`.
+ */
+export type JsonInput = null | boolean | number | bigint | string | readonly JsonInput[] | JsonInputObject;
+/** A JSON object as options take it: properties may be `undefined` (dropped when stored). */
+export interface JsonInputObject {
+  readonly [key: string]: JsonInput | undefined;
+}
+
+/**
+ * `value` as `JsonValue`: object properties whose value is `undefined` are dropped, at any
+ * depth; objects and arrays are copied, so later changes to the input do not reach what
+ * was stored. Anything else is returned as it is (checking it is the parser's job).
+ *
+ * @example
+ * ```ts
+ * jsonFromInput({ level: undefined, shuffle: "bitshuffle" }) // { shuffle: "bitshuffle" }
+ * ```
+ */
+export function jsonFromInput(value: JsonInput): JsonValue;
+export function jsonFromInput(value: JsonInput | undefined): JsonValue | undefined;
+export function jsonFromInput(value: JsonInput | undefined): JsonValue | undefined {
+  if (Array.isArray(value)) return value.map((item: JsonInput) => jsonFromInput(item));
+  if (!isPlainObject(value)) return value as JsonValue | undefined;
+  const out: JsonObject = {};
+  for (const [key, item] of Object.entries(value as JsonInputObject)) {
+    if (item !== undefined) out[key] = jsonFromInput(item);
+  }
+  return out;
+}
+
+/** True for object literals (not class instances such as a `Map`, which are left for the parser to reject). */
+function isPlainObject(value: unknown): value is JsonInputObject {
+  if (!isJsonObject(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /** True for plain JSON objects (not arrays, not null). */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MetadataError, parseJson, stringifyJson } from "../src/index.js";
+import { jsonFromInput, MetadataError, parseJson, stringifyJson } from "../src/index.js";
 
 describe("parseJson", () => {
   it("keeps 64-bit integers exact", () => {
@@ -59,5 +59,28 @@ describe("parseJson", () => {
   });
   it("refuses non-finite numbers when writing", () => {
     expect(() => stringifyJson({ x: Number.NaN })).toThrow(/non-finite/);
+  });
+});
+
+describe("jsonFromInput", () => {
+  it("drops undefined-valued properties at any depth, inside arrays too", () => {
+    const input = { a: undefined, b: 1, c: { d: undefined, e: [{ f: undefined, g: "x" }] }, h: null };
+    const out = jsonFromInput(input);
+    expect(out).toEqual({ b: 1, c: { e: [{ g: "x" }] }, h: null });
+    expect(Object.keys(out as object)).toEqual(["b", "c", "h"]);
+  });
+  it("copies: later changes to the input do not reach the result", () => {
+    const input = { list: [1, 2], nested: { a: 1 } };
+    const out = jsonFromInput(input) as { list: number[]; nested: { a: number } };
+    input.list.push(3);
+    input.nested.a = 2;
+    expect(out).toEqual({ list: [1, 2], nested: { a: 1 } });
+  });
+  it("returns scalars, bigints and non-plain objects as they are", () => {
+    expect(jsonFromInput(5)).toBe(5);
+    expect(jsonFromInput(2n ** 64n)).toBe(2n ** 64n);
+    expect(jsonFromInput(null)).toBe(null);
+    const map = new Map();
+    expect(jsonFromInput(map as never)).toBe(map);
   });
 });

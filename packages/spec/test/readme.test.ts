@@ -5,6 +5,7 @@ import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 it("the README example runs and prints what it says", () => {
   const [out, bounded] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(out).toContain("18446744073709551615n");
+  expect(out).toContain('{"shuffle":"bitshuffle"}');
   expect(out).toContain('Invalid metadata in "x/zarr.json" at $.shape[1]');
   expect(out).toContain("Int32Array(4) [ 6, 5, 9, 8 ]");
   expect(out).toContain("1,4,7,2,5,8,3,6,9");

@@ -14,6 +14,7 @@ import {
   isWritable,
   type JsonObject,
   type JsonValue,
+  jsonFromInput,
   MetadataError,
   type Scalar,
   type Store,
@@ -169,7 +170,9 @@ function nameOf(path: string): string {
 }
 
 function toDataTypeDef(e: ExtensionLike): { name: string; configuration: JsonObject } {
-  return typeof e === "string" ? { name: e, configuration: {} } : { name: e.name, configuration: e.configuration ?? {} };
+  if (typeof e === "string") return { name: e, configuration: {} };
+  // Properties set to `undefined` (settings left unset) are not part of the data type.
+  return { name: e.name, configuration: e.configuration === undefined ? {} : (jsonFromInput(e.configuration) as JsonObject) };
 }
 
 async function resolveType(registry: Registry, def: { name: string; configuration: JsonObject }): Promise<DataType> {

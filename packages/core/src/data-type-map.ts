@@ -1,0 +1,95 @@
+/**
+ * Types that follow an array's data type name: the storage array `get` returns and the
+ * scalar a `DataType` reads, per built-in data type (see the table in
+ * data-types/index.ts), so `ZarrArray<"float32">` reads as a `Float32Array` without a cast.
+ * Names this map does not know (third-party data types, or an array not narrowed) fall
+ * back to the general `DataArray`/`Scalar`.
+ */
+import type { Complex, DataArray, DataType, Scalar, StructValue } from "@zarr/spec";
+
+/**
+ * For each built-in data type name (aliases included): the storage array `get` returns
+ * (`array`) and one element as a JavaScript value (`scalar`). Exactly what the data types
+ * of @zarr/core allocate and read (checked against them by core's data-type-map test).
+ */
+export interface DataTypeMap {
+  /** 0/1 bytes, not booleans; `dataType.getItem` reads an element as a `boolean`. */
+  bool: { array: Uint8Array; scalar: boolean };
+  int8: { array: Int8Array; scalar: number };
+  int16: { array: Int16Array; scalar: number };
+  int32: { array: Int32Array; scalar: number };
+  int64: { array: BigInt64Array; scalar: bigint };
+  uint8: { array: Uint8Array; scalar: number };
+  uint16: { array: Uint16Array; scalar: number };
+  uint32: { array: Uint32Array; scalar: number };
+  uint64: { array: BigUint64Array; scalar: bigint };
+  /** Held as float32 (Node 20 has no `Float16Array`; every float16 is exact as a float32). */
+  float16: { array: Float32Array; scalar: number };
+  float32: { array: Float32Array; scalar: number };
+  float64: { array: Float64Array; scalar: number };
+  /** Interleaved `[re, im]`: two slots per element. */
+  complex64: { array: Float32Array; scalar: Complex };
+  /** Interleaved `[re, im]`: two slots per element. */
+  complex128: { array: Float64Array; scalar: Complex };
+  string: { array: string[]; scalar: string };
+  bytes: { array: Uint8Array[]; scalar: Uint8Array };
+  variable_length_bytes: { array: Uint8Array[]; scalar: Uint8Array };
+  /** Trailing NULs stripped, as NumPy does. */
+  fixed_length_utf32: { array: string[]; scalar: string };
+  /** int64 counts of the unit; NaT is -2^63. */
+  "numpy.datetime64": { array: BigInt64Array; scalar: bigint };
+  datetime64: { array: BigInt64Array; scalar: bigint };
+  "numpy.timedelta64": { array: BigInt64Array; scalar: bigint };
+  timedelta64: { array: BigInt64Array; scalar: bigint };
+  /** One record object per element (Zarr v2 structured dtypes). */
+  struct: { array: StructValue[]; scalar: StructValue };
+  structured: { array: StructValue[]; scalar: StructValue };
+  /** `length_bytes` bytes per element, NUL-padded (Zarr v2 `|S<n>`). */
+  null_terminated_bytes: { array: Uint8Array; scalar: Uint8Array };
+  /** Zarr v2 `|O` object arrays: whatever the object codec decoded. */
+  object: { array: Scalar[]; scalar: Scalar };
+}
+
+/** `r8`, `r16`, …: raw bits, N/8 bytes per element in a `Uint8Array`. */
+export type RawBitsName = `r${number}`;
+
+/** The name of a built-in data type, e.g. `"float32"`, `"numpy.datetime64"`, `"r16"`. */
+export type DataTypeName = keyof DataTypeMap | RawBitsName;
+
+/**
+ * The storage array of data type `N`: `ArrayOf<"float32">` is `Float32Array`,
+ * `ArrayOf<"string">` is `string[]`; a name not in {@link DataTypeMap} (or `string`
+ * itself) gives `DataArray`. A union of names gives the union of their arrays.
+ */
+export type ArrayOf<N extends string> = N extends keyof DataTypeMap
+  ? DataTypeMap[N]["array"]
+  : N extends RawBitsName
+    ? Uint8Array
+    : DataArray;
+
+/** One element of data type `N` as a JavaScript value (`ScalarOf<"int64">` is `bigint`); `Scalar` for unknown names. */
+export type ScalarOf<N extends string> = N extends keyof DataTypeMap
+  ? DataTypeMap[N]["scalar"]
+  : N extends RawBitsName
+    ? Uint8Array
+    : Scalar;
+
+/** The resolved `DataType` of an array whose data type is named `N`. */
+export type DataTypeOf<N extends string> = DataType<ScalarOf<N>, ArrayOf<N>>;
+
+/** Names read under another name: each alias and the name it stands for. */
+const ALIASES: Readonly<Record<string, string>> = {
+  variable_length_bytes: "bytes",
+  datetime64: "numpy.datetime64",
+  timedelta64: "numpy.timedelta64",
+  structured: "struct",
+};
+
+/**
+ * True when data type names `a` and `b` name the same data type: equal, or one an alias of
+ * the other (`"datetime64"` and `"numpy.datetime64"`). A data type keeps the name it was
+ * read under, so a guard must accept both.
+ */
+export function sameDataTypeName(a: string, b: string): boolean {
+  return a === b || (ALIASES[a] ?? a) === (ALIASES[b] ?? b);
+}
