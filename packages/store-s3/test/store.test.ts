@@ -126,6 +126,11 @@ describe("getRange", () => {
     expect(await store.getRange("r", { offset: 99, length: Number.MAX_SAFE_INTEGER })).toEqual(value.slice(99));
   });
 
+  it("reads a one-byte range at offset 0 (s3rver answers bytes=0-0 with the whole object as a 206)", async () => {
+    expect(await store.getRange("r", { offset: 0, length: 1 })).toEqual(value.slice(0, 1));
+    expect(await store.getRange("r", { offset: 0, length: 0 })).toEqual(value.slice(0, 0));
+  });
+
   it("matches resolveByteRange for random ranges (property)", async () => {
     const range = fc.oneof(
       fc.record({ offset: fc.nat(120), length: fc.option(fc.nat(120), { nil: undefined }) }),
