@@ -19,26 +19,30 @@ export const ISOLATED = {
  * A connect-style handler serving `storeDir` under `/data/` (with Range); other paths go
  * to `next` (Vite's dev server) or get a 404.
  */
-export function storeMiddleware(storeDir) {
+export function storeMiddleware(storeDir, headers = ISOLATED) {
   const root = resolve(storeDir);
   return (req, res, next) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    if (!path.startsWith("/data/")) return next ? next() : res.writeHead(404, ISOLATED).end();
+    if (!path.startsWith("/data/")) return next ? next() : res.writeHead(404, headers).end();
     const file = safeJoin(root, path.slice("/data/".length));
-    if (file === undefined || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, ISOLATED).end();
-    sendBytes(req, res, readFileSync(file), "application/octet-stream");
+    if (file === undefined || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, headers).end();
+    sendBytes(req, res, readFileSync(file), "application/octet-stream", headers);
   };
 }
 
-/** Starts a server on 127.0.0.1: `pageDir` at `/`, `storeDir` at `/data/`. Resolves `{ url, close }`. */
-export function startServer({ pageDir, storeDir, port = 0 }) {
-  const store = storeMiddleware(storeDir);
+/**
+ * Starts a server on 127.0.0.1: `pageDir` at `/`, `storeDir` at `/data/`, cross-origin
+ * isolated unless `isolated` is false. Resolves `{ url, close }`.
+ */
+export function startServer({ pageDir, storeDir, port = 0, isolated = true }) {
+  const headers = isolated ? ISOLATED : {};
+  const store = storeMiddleware(storeDir, headers);
   const server = http.createServer((req, res) =>
     store(req, res, () => {
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
       const file = safeJoin(resolve(pageDir), path === "/" ? "index.html" : path.slice(1));
-      if (file === undefined || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, ISOLATED).end();
-      sendBytes(req, res, readFileSync(file), TYPES[extname(file)] ?? "application/octet-stream");
+      if (file === undefined || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404, headers).end();
+      sendBytes(req, res, readFileSync(file), TYPES[extname(file)] ?? "application/octet-stream", headers);
     }),
   );
   return new Promise((done) => {
@@ -53,8 +57,8 @@ function safeJoin(root, rel) {
   return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep) ? p : undefined;
 }
 
-function sendBytes(req, res, value, type) {
-  const headers = { ...ISOLATED, "Content-Type": type, "Accept-Ranges": "bytes" };
+function sendBytes(req, res, value, type, extra) {
+  const headers = { ...extra, "Content-Type": type, "Accept-Ranges": "bytes" };
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
   if (range === null) {
     res.writeHead(200, { ...headers, "Content-Length": value.length });

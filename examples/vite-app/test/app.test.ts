@@ -45,6 +45,8 @@ function viteBuild(): void {
 describe.skipIf(missing)("the Vite app in chromium", () => {
   let dir: string;
   let server: { url: string; close(): Promise<void> };
+  /** The same files without the cross-origin isolation headers: no SharedArrayBuffer there. */
+  let plainServer: { url: string; close(): Promise<void> };
   let browser: Browser | undefined;
   const expected = new Float32Array(N * N);
 
@@ -66,17 +68,19 @@ describe.skipIf(missing)("the Vite app in chromium", () => {
     rmSync(dist, { recursive: true, force: true });
     viteBuild();
     server = await startServer({ pageDir: dist, storeDir: dir });
+    plainServer = await startServer({ pageDir: dist, storeDir: dir, isolated: false });
     browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await plainServer?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Opens the page; resolves it with the console errors, page errors and failed responses it collects. */
-  async function open(query: string): Promise<{ page: Page; errors: string[] }> {
+  async function open(query: string, base = server.url): Promise<{ page: Page; errors: string[] }> {
     const page = await (browser as Browser).newPage();
     const errors: string[] = [];
     page.on("pageerror", (e: Error) => errors.push(`pageerror: ${e.message}`));
@@ -86,7 +90,7 @@ describe.skipIf(missing)("the Vite app in chromium", () => {
     page.on("response", (r) => {
       if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
     });
-    await page.goto(`${server.url}${query}`);
+    await page.goto(`${base}${query}`);
     await page.waitForFunction(() => document.body.dataset.state !== "loading", null, { timeout: 30_000 });
     return { page, errors };
   }
@@ -101,6 +105,30 @@ describe.skipIf(missing)("the Vite app in chromium", () => {
       return { width: c.width, height: c.height, b64: btoa(text) };
     });
     return { width, height, data: new Uint8ClampedArray(Buffer.from(b64, "base64")) };
+  }
+
+  /** Checks the reported range and every canvas pixel against the formula through the ramp. */
+  async function expectRampPixels(page: Page, state: Record<string, string | undefined>): Promise<void> {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const v of expected) [min, max] = [Math.min(min, v), Math.max(max, v)];
+    expect([Number(state.min), Number(state.max)]).toEqual([min, max]);
+
+    const px = await canvasPixels(page);
+    expect([px.width, px.height]).toEqual([N, N]);
+    let bad = 0;
+    const firstBad: string[] = [];
+    for (let k = 0; k < N * N; k++) {
+      const rgb = rampColour(expected[k], { min, max }) as readonly number[];
+      const o = k * 4;
+      const ok = px.data[o + 3] === 255 && [0, 1, 2].every((c) => Math.abs(px.data[o + c] - rgb[c]) <= 1);
+      if (!ok && bad++ < 5) firstBad.push(`(${Math.floor(k / N)},${k % N}): ${px.data.subarray(o, o + 4).join()} ≠ ${rgb.join()}`);
+    }
+    expect(firstBad).toEqual([]);
+    // The ramp's ends land exactly on its first and last colour stop.
+    const at = (k: number) => Array.from(px.data.subarray(k * 4, k * 4 + 3));
+    expect(at(expected.indexOf(min))).toEqual([...RAMP_STOPS[0]]);
+    expect(at(expected.indexOf(max))).toEqual([...RAMP_STOPS[RAMP_STOPS.length - 1]]);
   }
 
   it("builds a production bundle with the worker script as its own module, and reports its size", () => {
@@ -127,26 +155,22 @@ describe.skipIf(missing)("the Vite app in chromium", () => {
       expect(Number(state.tiles)).toBe(4);
       expect(Number(state.workerCalls)).toBe(CHUNKS);
 
-      let min = Number.POSITIVE_INFINITY;
-      let max = Number.NEGATIVE_INFINITY;
-      for (const v of expected) [min, max] = [Math.min(min, v), Math.max(max, v)];
-      expect([Number(state.min), Number(state.max)]).toEqual([min, max]);
+      await expectRampPixels(page, state);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 
-      const px = await canvasPixels(page);
-      expect([px.width, px.height]).toEqual([N, N]);
-      let bad = 0;
-      const firstBad: string[] = [];
-      for (let k = 0; k < N * N; k++) {
-        const rgb = rampColour(expected[k], { min, max }) as readonly number[];
-        const o = k * 4;
-        const ok = px.data[o + 3] === 255 && [0, 1, 2].every((c) => Math.abs(px.data[o + c] - rgb[c]) <= 1);
-        if (!ok && bad++ < 5) firstBad.push(`(${Math.floor(k / N)},${k % N}): ${px.data.subarray(o, o + 4).join()} ≠ ${rgb.join()}`);
-      }
-      expect(firstBad).toEqual([]);
-      // The ramp's ends land exactly on its first and last colour stop.
-      const at = (k: number) => Array.from(px.data.subarray(k * 4, k * 4 + 3));
-      expect(at(expected.indexOf(min))).toEqual([...RAMP_STOPS[0]]);
-      expect(at(expected.indexOf(max))).toEqual([...RAMP_STOPS[RAMP_STOPS.length - 1]]);
+  it("reads the same pixels on the main thread when the page is not cross-origin isolated", async () => {
+    const { page, errors } = await open("?url=/data/&array=field", plainServer.url);
+    try {
+      const state = await page.evaluate(() => ({ ...document.body.dataset }));
+      expect(state.state, (await page.textContent("#status")) ?? undefined).toBe("ready");
+      expect(state.isolated).toBe("false");
+      expect(Number(state.workerCalls)).toBe(0);
+      expect(await page.textContent("#status")).toContain("not cross-origin isolated");
+      await expectRampPixels(page, state);
       expect(errors).toEqual([]);
     } finally {
       await page.close();
