@@ -275,12 +275,7 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
    */
   async setIfVersion(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void> {
     const signal = options?.signal;
-    throwIfAborted(signal);
-    this.#assertWritable(key);
-    validateKey(key);
-    if (!(value instanceof Uint8Array)) {
-      throw new ZarrError("INVALID_ARGUMENT", `The value for key ${JSON.stringify(key)} must be a Uint8Array`, { key });
-    }
+    this.#checkWrite(key, value, signal);
     await putIfVersion({
       client: this.client,
       bucket: this.bucket,
@@ -294,15 +289,20 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
     });
   }
 
-  /** Writes a value with one `PutObject` (atomic: readers see the old or the new object). */
-  async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
-    const signal = options?.signal;
+  /** What every write checks before any request: not aborted, writable, a valid key, bytes. */
+  #checkWrite(key: string, value: Uint8Array, signal: AbortSignal | undefined): void {
     throwIfAborted(signal);
     this.#assertWritable(key);
     validateKey(key);
     if (!(value instanceof Uint8Array)) {
       throw new ZarrError("INVALID_ARGUMENT", `The value for key ${JSON.stringify(key)} must be a Uint8Array`, { key });
     }
+  }
+
+  /** Writes a value with one `PutObject` (atomic: readers see the old or the new object). */
+  async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
+    const signal = options?.signal;
+    this.#checkWrite(key, value, signal);
     try {
       await this.client.send(
         new PutObjectCommand({
