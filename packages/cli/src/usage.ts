@@ -146,7 +146,11 @@ Commands:
                                       GeoZarr: validate, describe, build pyramids, migrate, import GeoTIFF
   serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
 
-STORE is a local directory, an http(s):// or s3:// URL, or a .zip archive.
+STORE is where the hierarchy lives:
+  data.zarr                          a local directory (or file:///abs/data.zarr)
+  https://example.com/data.zarr      HTTP(S) (cannot list: tree needs consolidated metadata)
+  s3://bucket/prefix/data.zarr       S3 (credentials and region from the AWS environment)
+  data.zarr.zip                      a zip archive (also zip+https://host/data.zarr.zip)
 http(s) stores: every command takes --header 'Name: value' (repeatable) and reads
 ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS);
 HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured. Header values are never printed.

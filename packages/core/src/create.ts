@@ -2,6 +2,7 @@
  * Creating nodes with defaults: `createGroup`, `createArray` (chunk shape, codecs, fill
  * value and endianness chosen for the caller and written to the metadata) and `create`.
  */
+
 import {
   type ArrayMetadata,
   type Attributes,
@@ -18,6 +19,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { createArrayThroughFormat, createGroupThroughFormat, requestedZarrFormat } from "./create-format.js";
+import { chunkKeyEncodingOption } from "./key-encoding-option.js";
 import { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
 import { deleteNode, requireWritable } from "./mutate.js";
 import type { CreateArrayOptions, CreateNodeOptions, ExtensionLike } from "./node-options.js";
@@ -168,6 +170,9 @@ export async function createArray<N extends string = string>(
   options: CreateArrayOptions<N>,
 ): Promise<ZarrArray<N>> {
   requireWritable(store, `create array "${path}"`);
+  // Either form of the key encoding (short or as in zarr.json), checked before anything is written.
+  const chunkKeyEncoding = chunkKeyEncodingOption(options.chunkKeyEncoding);
+  options = chunkKeyEncoding === undefined ? options : { ...options, chunkKeyEncoding };
   const registry = options.registry ?? defaultRegistry;
   const zarrFormat = requestedZarrFormat(options, path);
   // The array is resolved from the data type named in `options`: it is a ZarrArray<N>.
@@ -211,7 +216,7 @@ export async function createArray<N extends string = string>(
     const cs = options.chunkShape ?? guessChunkShape(options.shape, dataType.byteSize ?? 16);
     chunkGrid = { name: "regular", configuration: { chunk_shape: [...cs] } };
   }
-  const kenc = options.chunkKeyEncoding ?? { name: "default" };
+  const kenc = chunkKeyEncoding ?? { name: "default" };
   const codecs =
     options.codecs === undefined
       ? defaultCodecs(dataType.kind, dataType.byteSize, registry)

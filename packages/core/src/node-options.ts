@@ -3,8 +3,10 @@
  * behaviour, and what `createGroup`/`createArray` take (for Zarr v3 and, through a
  * registered format, Zarr v2).
  */
+
 import type { JsonInputObject, JsonObject, JsonValue, Scalar } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
+import type { ChunkKeyEncodingInput } from "./key-encoding-option.js";
 import type { Registry } from "./registry.js";
 
 /** Options shared by functions that open or create nodes. */
@@ -72,9 +74,10 @@ export interface CreateArrayOptions<N extends string = string> extends CreateNod
   chunkGrid?: ExtensionLike;
   /**
    * Key encoding: `{name: "default", separator: "/"}` (the v3 default) or `{name: "v2",
-   * separator: "."}` (the only one of Zarr v2, whose default separator is `"."`).
+   * separator: "."}` (the only one of Zarr v2, whose default separator is `"."`); the
+   * metadata form `{name, configuration: {separator}}` is accepted too.
    */
-  chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
+  chunkKeyEncoding?: ChunkKeyEncodingInput;
   /** Fill value, as a JavaScript value (`NaN`, `0n`, `"x"`) or its metadata form (`"NaN"`, `"0x7fc00001"`). Default: the type's zero. */
   fillValue?: Scalar | JsonValue;
   /** The codec chain (Zarr v3 only; default: `bytes` (or `vlen-*` for variable-size types) then `zstd` when the registry has it). */

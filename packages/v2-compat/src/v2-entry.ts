@@ -25,7 +25,10 @@ export function v2ArrayOptions(path: string, options: FormatCreateArrayOptions):
   }
   const out: CreateArrayV2Options = { ...rest };
   if (chunkShape !== undefined) out.chunks = chunkShape;
-  if (chunkKeyEncoding?.separator !== undefined) out.dimensionSeparator = chunkKeyEncoding.separator;
+  // Either form (core passes the short one; the metadata one has a configuration).
+  const kenc = chunkKeyEncoding as { separator?: "/" | "."; configuration?: { separator?: "/" | "." } } | undefined;
+  const separator = kenc?.separator ?? kenc?.configuration?.separator;
+  if (separator !== undefined) out.dimensionSeparator = separator;
   if (compressor !== undefined) out.compressor = compressor;
   if (filters !== undefined) out.filters = filters === null ? null : [...filters];
   // Names that are not strings are refused by createArrayV2 (v2 keeps them in _ARRAY_DIMENSIONS).
