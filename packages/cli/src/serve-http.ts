@@ -107,20 +107,24 @@ export function storeRequestHandler(store: ReadableStore, options: ServeOptions 
       const type = METADATA_KEY.test(key) ? "application/json" : "application/octet-stream";
       const common = { "Content-Type": type, "Accept-Ranges": "bytes", "Cache-Control": "no-cache" };
       const wanted = parseRange(req.headers.range);
-      const size = store.getSize !== undefined ? await store.getSize(key) : (await store.get(key))?.byteLength;
+      // A whole GET reads the value once; the size is asked for only where a header needs it,
+      // and a store without getSize is read once for both.
+      if (wanted.kind === "whole" && req.method === "GET") {
+        const value = await store.get(key);
+        if (value === undefined) return fail(404, `no key ${key}\n`);
+        return send(200, { ...common, "Content-Length": value.byteLength }, value);
+      }
+      const whole = store.getSize === undefined ? await store.get(key) : undefined;
+      const size = whole !== undefined ? whole.byteLength : await store.getSize?.(key);
       if (size === undefined) return fail(404, `no key ${key}\n`);
       if (wanted.kind === "invalid") return send(416, { ...common, "Content-Range": `bytes */${size}`, "Content-Length": 0 });
-      if (wanted.kind === "whole") {
-        const value = req.method === "HEAD" ? undefined : await store.get(key);
-        if (req.method === "GET" && value === undefined) return fail(404, `no key ${key}\n`);
-        return send(200, { ...common, "Content-Length": size }, value);
-      }
+      if (wanted.kind === "whole") return send(200, { ...common, "Content-Length": size }); // HEAD
       const span = resolveRange(wanted.range, size);
       if (span === undefined) return send(416, { ...common, "Content-Range": `bytes */${size}`, "Content-Length": 0 });
       const [start, end] = span;
       let value: Uint8Array | undefined;
       if (req.method === "GET") {
-        value = store.getRange !== undefined ? await store.getRange(key, { offset: start, length: end - start }) : (await store.get(key))?.subarray(start, end);
+        value = whole !== undefined ? whole.subarray(start, end) : store.getRange !== undefined ? await store.getRange(key, { offset: start, length: end - start }) : (await store.get(key))?.subarray(start, end);
         if (value === undefined) return fail(404, `no key ${key}\n`);
       }
       return send(206, { ...common, "Content-Range": `bytes ${start}-${end - 1}/${size}`, "Content-Length": end - start }, value);

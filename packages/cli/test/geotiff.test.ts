@@ -11,23 +11,9 @@ import { writeArrayBuffer } from "geotiff";
 import { afterAll, describe, expect, it } from "vitest";
 import { haveGdal, requirePeer } from "../../../scripts/test-env.mjs";
 import { cliRegistry } from "../src/registry.js";
-import { removeTempDirs, runInProcess as run, tempDir, zarr } from "./helpers.js";
+import { gdalTiff, removeTempDirs, runInProcess as run, tempDir, zarr } from "./helpers.js";
 
 afterAll(removeTempDirs);
-
-/** Raw band-sequential little-endian uint16 bands → ENVI → GeoTIFF with gdal_translate. */
-function gdalTiff(bands: Uint16Array[], width: number, height: number, args: string[]): string {
-  const dir = tempDir("zarr-geotiff-");
-  const raw = path.join(dir, "in.raw");
-  writeFileSync(raw, Buffer.concat(bands.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))));
-  writeFileSync(
-    path.join(dir, "in.hdr"),
-    `ENVI\nsamples = ${width}\nlines = ${height}\nbands = ${bands.length}\nheader offset = 0\nfile type = ENVI Standard\ndata type = 12\ninterleave = bsq\nbyte order = 0\n`,
-  );
-  const out = path.join(dir, "in.tif");
-  execFileSync("gdal_translate", ["-q", "-of", "GTiff", ...args, raw, out], { stdio: "pipe" });
-  return out;
-}
 
 describe("zarr geozarr from-geotiff", () => {
   it("a tiled deflate 2-band GeoTIFF: values, georeferencing as gdalinfo reports, valid", async () => {

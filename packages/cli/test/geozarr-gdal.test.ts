@@ -5,14 +5,14 @@
  * level 0's values byte for byte (read back through GDAL as raw ENVI).
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createArray, set } from "@zarr/core";
 import { createDataset } from "@zarr/geozarr";
 import { FileSystemStore } from "@zarr/store-fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { haveGdal, requirePeer } from "../../../scripts/test-env.mjs";
-import { removeTempDirs, runInProcess as run, tempDir } from "./helpers.js";
+import { gdalTiff, removeTempDirs, runInProcess as run, tempDir } from "./helpers.js";
 
 afterAll(removeTempDirs);
 
@@ -130,20 +130,6 @@ describe("zarr geozarr pyramid --zarr-format 2", () => {
     expect(bad.err).toContain("--zarr-format is 2 or 3");
   });
 });
-
-/** A 2-band uint16 GeoTIFF made by gdal_translate from raw ENVI. */
-function gdalTiff(bands: Uint16Array[], width: number, height: number, args: string[]): string {
-  const dir = tempDir("zarr-gdal-tif-");
-  const raw = path.join(dir, "in.raw");
-  writeFileSync(raw, Buffer.concat(bands.map(bytesOf)));
-  writeFileSync(
-    path.join(dir, "in.hdr"),
-    `ENVI\nsamples = ${width}\nlines = ${height}\nbands = ${bands.length}\nheader offset = 0\nfile type = ENVI Standard\ndata type = 12\ninterleave = bsq\nbyte order = 0\n`,
-  );
-  const out = path.join(dir, "in.tif");
-  execFileSync("gdal_translate", ["-q", "-of", "GTiff", ...args, raw, out], { stdio: "pipe" });
-  return out;
-}
 
 describe("zarr geozarr from-geotiff --zarr-format 2", () => {
   const TW = 130;

@@ -1,7 +1,7 @@
 /** Running the built `zarr` command and Python from tests. */
 
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -147,4 +147,18 @@ export async function runInProcess(...argv: string[]): Promise<{ code: number; o
   };
   const code = await main(argv, io);
   return { code, out, err: err.join("\n") };
+}
+
+/** Raw band-sequential little-endian uint16 bands → ENVI → GeoTIFF with gdal_translate (`args`: its options). */
+export function gdalTiff(bands: Uint16Array[], width: number, height: number, args: string[]): string {
+  const dir = tempDir("zarr-geotiff-");
+  const raw = path.join(dir, "in.raw");
+  writeFileSync(raw, Buffer.concat(bands.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))));
+  writeFileSync(
+    path.join(dir, "in.hdr"),
+    `ENVI\nsamples = ${width}\nlines = ${height}\nbands = ${bands.length}\nheader offset = 0\nfile type = ENVI Standard\ndata type = 12\ninterleave = bsq\nbyte order = 0\n`,
+  );
+  const out = path.join(dir, "in.tif");
+  execFileSync("gdal_translate", ["-q", "-of", "GTiff", ...args, raw, out], { stdio: "pipe" });
+  return out;
 }

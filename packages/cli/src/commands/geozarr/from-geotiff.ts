@@ -5,11 +5,12 @@ import { v2Writer } from "@zarr/geozarr";
 import type { GeoTiffImportOptions } from "@zarr/geozarr/geotiff";
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
+import { printable } from "../../printable.js";
+import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-import { bar, fmt, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
-import { printable } from "../../printable.js";
+import { fmt, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
 export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {
@@ -58,11 +59,11 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
   // Loaded on demand: the geotiff decoder is only needed by this subcommand.
   const { importGeoTiff } = await import("@zarr/geozarr/geotiff");
   const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
-  const progress = process.stderr.isTTY ? bar() : undefined;
-  options.onProgress = (p) => progress?.(p.done, p.total, p.phase === "read" ? "reading" : "pyramid");
+  const progress = terminalProgress("chunks");
+  options.onProgress = (p) => progress?.update(p.done, p.total, undefined, p.phase === "read" ? "reading" : "pyramid");
   await interruptible(async (signal) => {
     const result = await importGeoTiff(positionals[0], dst, normalizePath(positionals[2] ?? ""), { ...options, signal });
-    if (progress !== undefined) process.stderr.write("\n");
+    progress?.end();
     if (values.json) {
       await io.write(`${stringifyJson(result as unknown as JsonObject, 2)}\n`);
       return;

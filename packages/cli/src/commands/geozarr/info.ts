@@ -2,9 +2,9 @@
 import { crsLabel, describeMultiscales, effectiveGeoreference, findMultiscales, validateHierarchy } from "@zarr/geozarr";
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
+import { printable } from "../../printable.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
 import { fmt, loadForReading } from "./shared.js";
-import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr info STORE [PATH]`. */
 export async function infoCommand(args: string[], io: CliIO): Promise<void> {

@@ -4,11 +4,11 @@ import { normalizePath } from "@zarr/core";
 import { loadHierarchy, migrate } from "@zarr/geozarr";
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
+import { printable } from "../../printable.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
 import { parseConventionsOption } from "./shared.js";
-import { printable } from "../../printable.js";
 
 /** Runs `zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]`. */
 export async function migrateCommand(args: string[], io: CliIO): Promise<void> {

@@ -3,11 +3,12 @@
 import { normalizePath } from "@zarr/core";
 import { buildPyramid, loadHierarchy, type PyramidOptions, v2Writer } from "@zarr/geozarr";
 import type { CliIO } from "../../cli-io.js";
+import { printable } from "../../printable.js";
+import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
-import { bar, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
-import { printable } from "../../printable.js";
+import { interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr pyramid SRC DST`. */
 export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
@@ -61,11 +62,11 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   const src = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
   const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry });
-  const progress = process.stderr.isTTY ? bar() : undefined;
-  options.onProgress = (p) => progress?.(p.done, p.total, `level ${p.level} ${p.variable}`);
+  const progress = terminalProgress("chunks");
+  options.onProgress = (p) => progress?.update(p.done, p.total, undefined, `level ${p.level} ${p.variable}`);
   await interruptible(async (signal) => {
     const result = await buildPyramid(h, dst, { ...options, signal });
-    if (progress !== undefined) process.stderr.write("\n");
+    progress?.end();
     const lines = [`wrote ${result.levels.length} level(s) of ${result.variables.length} variable(s) to ${positionals[1]}${result.path === "" ? "" : `/${result.path}`} (Zarr v${result.format}):`];
     for (const l of result.levels) {
       lines.push(`  ${l.asset.padEnd(6)} ${l.shape[0]}×${l.shape[1]}  ×${l.cumulative}  chunks ${l.chunkShape.join("×")}${l.shardShape ? ` shards ${l.shardShape.join("×")}` : ""}`);

@@ -1,11 +1,10 @@
 /**
  * What the `zarr geozarr` subcommands share: loading a hierarchy with the CLI's registry,
- * the options pyramid and from-geotiff both take, number formatting and the progress bar.
+ * the options pyramid and from-geotiff both take, number formatting and Ctrl-C handling.
  */
 
 import { normalizePath } from "@zarr/core";
 import { CONVENTIONS_VERSIONS, type ConventionsVersion, type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
-import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { UsageError } from "../../usage.js";
@@ -93,8 +92,3 @@ export async function interruptible<T>(body: (signal: AbortSignal) => Promise<T>
   }
 }
 
-/** A progress bar of chunks on standard error: `[#####-----]  50% 120/240 chunks  level 2 b04` (call only on a terminal). */
-export function bar(): (done: number, total: number, label: string) => void {
-  const line = terminalProgress("chunks");
-  return (done, total, label) => line?.update(done, total, undefined, label);
-}

@@ -2,9 +2,9 @@
 import { type Finding, listRules, RULES, type RuleId, type Severity, type ValidationReport, validateHierarchy } from "@zarr/geozarr";
 import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
+import { printable } from "../../printable.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { loadForReading } from "./shared.js";
-import { printable } from "../../printable.js";
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
