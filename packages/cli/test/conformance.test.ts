@@ -12,7 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliRegistry } from "../src/registry.js";
-import { CONCURRENCY, FIXTURES, jsonDifference, pool, type RunResult, zarr } from "./helpers.js";
+import { CONCURRENCY, FIXTURES, jsonDifference, parseGetJson, pool, type RunResult, zarr } from "./helpers.js";
 
 const STORE = path.join(FIXTURES, "v3", "data.zarr");
 const EXPECTED = path.join(FIXTURES, "expected", "v3");
@@ -80,7 +80,7 @@ describe("zarr get on zarr-python 3 fixtures", () => {
     if (missing.length === 0) {
       expect(r.stderr, r.stderr).toBe("");
       expect(r.code).toBe(0);
-      const got = JSON.parse(r.stdout.toString("utf8"));
+      const got = parseGetJson(r.stdout.toString("utf8"));
       const expected = JSON.parse(readFileSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`), "utf8"));
       expect(got.shape).toEqual(expected.shape);
       expect(jsonDifference(got.values, expected.values)).toBeUndefined();
@@ -110,7 +110,7 @@ describe("zarr get on the zipped fixtures and through file: URLs", () => {
     const r = await zarr(["get", path.join(FIXTURES, zip), p, "--format", "json"]);
     expect(r.stderr).toBe("");
     const expected = JSON.parse(readFileSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`), "utf8"));
-    expect(jsonDifference(JSON.parse(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
+    expect(jsonDifference(parseGetJson(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
   });
   it("file: URL", async () => {
     const r = await zarr(["get", pathToFileURL(STORE).href, "1d.contiguous.f8", "--format", "json"]);
@@ -159,7 +159,7 @@ describe("zarr get over HTTP (node:http transport, range reads)", () => {
     const r = await zarr(["get", `${base}/${store}`, p, "--format", "json"]);
     expect(r.stderr).toBe("");
     const expected = JSON.parse(readFileSync(path.join(EXPECTED, `${p.replaceAll("/", "__")}.json`), "utf8"));
-    expect(jsonDifference(JSON.parse(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
+    expect(jsonDifference(parseGetJson(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
   });
 
   it("a zip archive on the server, read with range requests (zip+http)", async () => {
@@ -167,7 +167,7 @@ describe("zarr get over HTTP (node:http transport, range reads)", () => {
     const r = await zarr(["get", `zip+${base}/v3/data.uncompressed.zarr.zip`, "1d.contiguous.raw.i2", "--format", "json"]);
     expect(r.stderr).toBe("");
     const expected = JSON.parse(readFileSync(path.join(EXPECTED, "1d.contiguous.raw.i2.json"), "utf8"));
-    expect(jsonDifference(JSON.parse(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
+    expect(jsonDifference(parseGetJson(r.stdout.toString("utf8")).values, expected.values)).toBeUndefined();
     expect(ranges.length).toBeGreaterThan(0);
   });
 });

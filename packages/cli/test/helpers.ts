@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixturesDir, requirePythonZarr } from "../../../scripts/test-env.mjs";
 import type { CliIO } from "../src/cli-io.js";
+import { FLOAT16, FLOAT32, type NarrowFloat, roundToFormat } from "../src/float-text.js";
 import { main } from "../src/main.js";
 
 export const TEST_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -101,6 +102,20 @@ export function tempDir(prefix = "zarr-cli-"): string {
 /** Removes every directory {@link tempDir} made; call it from `afterAll`. */
 export function removeTempDirs(): void {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Parses what `zarr get --format json` printed and widens float32, complex64 and float16
+ * numbers back to the stored values: the CLI prints them in their shortest round-trip
+ * text (`0.06`), which reads back exactly once rounded to the data type's precision.
+ */
+export function parseGetJson(text: string): { shape: number[]; data_type: unknown; values: unknown[] } {
+  const doc = JSON.parse(text);
+  const dt = typeof doc.data_type === "string" ? doc.data_type : undefined;
+  const format: NarrowFloat | undefined = dt === "float32" || dt === "complex64" ? FLOAT32 : dt === "float16" ? FLOAT16 : undefined;
+  if (format === undefined) return doc;
+  const widen = (v: unknown): unknown => (typeof v === "number" ? roundToFormat(v, format) : Array.isArray(v) ? v.map(widen) : v);
+  return { ...doc, values: doc.values.map(widen) };
 }
 
 /**
