@@ -111,6 +111,22 @@ print(json.dumps(bad))
     expect(back.values.slice(0, 3)).toEqual(["-30", "-23", "-16"]);
   });
 
+  it("keeps a big-endian .npy dtype with default options, and the file's byte order for --data-type", async () => {
+    const npy = path.join(tmp, "big-endian.npy");
+    python(`import numpy as np, sys; np.save(sys.argv[1], (np.arange(6) / 4).astype(">f8"))`, [npy]);
+    const store = path.join(tmp, "big-endian.zarr");
+    await zarrOk(["put", store, "kept", "--from", npy, "--zarr-format", "2"]);
+    await zarrOk(["put", store, "narrowed", "--from", npy, "--zarr-format", "2", "--data-type", "float32"]);
+    const dtypeOf = (name: string) => JSON.parse(readFileSync(path.join(store, name, ".zarray"), "utf8")).dtype;
+    expect(dtypeOf("kept")).toBe(">f8");
+    expect(dtypeOf("narrowed")).toBe(">f4");
+    const read = python(
+      `import sys, zarr; print(";".join(f"{zarr.open_array(sys.argv[1] + '/' + n, mode='r').dtype.str}:{zarr.open_array(sys.argv[1] + '/' + n, mode='r')[:].tolist()}" for n in ("kept", "narrowed")))`,
+      [store],
+    );
+    expect(read.trim()).toBe(">f8:[0.0, 0.25, 0.5, 0.75, 1.0, 1.25];>f4:[0.0, 0.25, 0.5, 0.75, 1.0, 1.25]");
+  });
+
   it("refuses v2 options without --zarr-format 2, and --codecs with it", async () => {
     const npy = path.join(tmp, "small.npy");
     python(`import numpy as np, sys; np.save(sys.argv[1], np.arange(4, dtype="<i4"))`, [npy]);
