@@ -115,7 +115,7 @@ describe("configuration errors name the JSON path", () => {
     await rejects(asType, { encode_dtype: "|O", decode_dtype: "<f8" }, "float64", at("encode_dtype"));
     await rejects(numcodecsBitround, { keepbits: 24 }, "float32", at("keepbits"));
     await rejects(numcodecsBitround, { keepbits: -1 }, "float32", at("keepbits"));
-    await rejects(numcodecsBitround, { keepbits: 3 }, "int32", "$.codecs[0]");
+    await rejects(numcodecsBitround, { keepbits: 3 }, "bool", "$.codecs[0]");
     await rejects(numcodecsPackBits, {}, "uint8", "$.codecs[0]");
     await rejects(categorize, { labels: "a", dtype: "|O" }, "string", at("labels"));
     await rejects(categorize, { labels: ["a", 3], dtype: "|O" }, "string", at("labels"));

@@ -5,7 +5,7 @@
  */
 import { type DataType, MetadataError, type NdArray, type TypedArray, ZarrError } from "@zarr/spec";
 import { describe, expect, it } from "vitest";
-import { bitround, castValue, castValueDraft, packBits, reshape, scaleOffset } from "../src/index.js";
+import { bitround, castValue, castValueDraft, numcodecsBitround, packBits, reshape, scaleOffset } from "../src/index.js";
 import { arrayCodec, b64, buildContext, bytesCodec, ctx, dataType, fromLE, list, nd, python, rng, sameValues, toLE, unb64 } from "./helpers.js";
 
 async function roundTrip(codec: Awaited<ReturnType<typeof arrayCodec>>, dt: DataType, values: TypedArray, shape = [values.length]) {
@@ -54,6 +54,66 @@ describe("bitround (registered)", () => {
     const cc = await arrayCodec(bitround, { keepbits: 3 }, c64, [2]);
     const cv = new Float32Array([1.23456789, -8.3587192834, 98765.4321, 0.1]);
     expect(list((await roundTrip(cc, c64, cv, [2])).enc)).toEqual([1.25, -8, 98304, 0.1015625]);
+  });
+
+  it("rounds signed integers by magnitude and keeps the sign: -7 with keepbits 2 is -8, not -1073741824", async () => {
+    const i4 = await dataType("int32");
+    const codec = await arrayCodec(bitround, { keepbits: 2 }, i4, [8]);
+    const v = new Int32Array([-7, 7, -1, 0, -(2 ** 31), 2 ** 31 - 1, -100, 100]);
+    // 7 = 0b111 -> 0b1000 (ties go to even: 9 = 0b1001 keeping 3 bits is 8); 2^31 - 1 saturates below 2^31 and is cut to its two top bits; -2^31 has one set bit.
+    expect(list((await roundTrip(codec, i4, v)).enc)).toEqual([-8, 8, -1, 0, -(2 ** 31), 2 ** 30 + 2 ** 29, -96, 96]);
+    const i1 = await dataType("int8");
+    const c1 = await arrayCodec(bitround, { keepbits: 3 }, i1, [6]);
+    expect(list((await roundTrip(c1, i1, new Int8Array([-128, 127, -127, -17, 17, -9]))).enc)).toEqual([-128, 112, -112, -16, 16, -8]);
+    const i8 = await dataType("int64");
+    const c8 = await arrayCodec(bitround, { keepbits: 2 }, i8, [3]);
+    expect(list((await roundTrip(c8, i8, new BigInt64Array([-7n, -(2n ** 63n), 2n ** 63n - 1n]))).enc)).toEqual([-8n, -(2n ** 63n), 2n ** 62n + 2n ** 61n]);
+  });
+
+  it("rounds every signed integer to the negated rounding of its magnitude, within half a quantum", async () => {
+    const i2 = await dataType("int16");
+    const u2 = await dataType("uint16");
+    for (const keepbits of [1, 2, 5, 9]) {
+      const signed = await arrayCodec(bitround, { keepbits }, i2, [65536]);
+      const unsigned = await arrayCodec(bitround, { keepbits }, u2, [32769]);
+      const all = new Int16Array(65536).map((_, i) => i - 32768);
+      const magnitudes = new Uint16Array(32769).map((_, i) => i);
+      const got = (await roundTrip(signed, i2, all)).enc as Int16Array;
+      const roundedMagnitudes = (await roundTrip(unsigned, u2, magnitudes)).enc as Uint16Array;
+      for (let i = 0; i < 65536; i++) {
+        const x = i - 32768;
+        const used = 32 - Math.clz32(Math.abs(x));
+        const expected = x === -32768 ? x : Math.sign(x) * Math.min(roundedMagnitudes[Math.abs(x)], 32767 - (32767 % 2 ** Math.max(0, used - keepbits)));
+        if (got[i] !== expected && !(got[i] === 0 && expected === 0)) throw new Error(`keepbits ${keepbits}: ${x} -> ${got[i]}, expected ${expected}`);
+        if (Math.abs(got[i] - x) > 2 ** Math.max(0, used - keepbits)) throw new Error(`keepbits ${keepbits}: ${x} -> ${got[i]} is too far`);
+      }
+    }
+  });
+
+  it("numcodecs.bitround reads integer arrays but refuses to write them, as numcodecs 0.11 does", async () => {
+    const i4 = await dataType("int32");
+    const codec = await arrayCodec(numcodecsBitround, { keepbits: 2 }, i4, [2]);
+    const spec = { shape: [2], dataType: i4, fillValue: 0 };
+    const stored = nd(new Int32Array([-7, 5]), [2]);
+    expect((await codec.decode(stored, spec, ctx)).data).toBe(stored.data); // identity: zarrs' integer data reads
+    const refused = await Promise.resolve()
+      .then(() => codec.encode(stored, spec, ctx))
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ZarrError);
+    expect((refused as ZarrError).code).toBe("UNSUPPORTED");
+    expect((refused as ZarrError).message).toContain("Only float arrays (16-64bit) can be bit-rounded");
+    // The reference: numcodecs 0.11 raises on integer input with this message.
+    const numcodecs = python<string>(
+      `
+try:
+    numcodecs.BitRound(2).encode(np.array(data, dtype="<i4"))
+    print(json.dumps("encoded"))
+except Exception as e:
+    print(json.dumps(str(e)))
+`,
+      [-7, 5],
+    );
+    expect(numcodecs).toBe("Only float arrays (16-64bit) can be bit-rounded");
   });
 
   it("keeps fill values consistent and rejects unsupported types", async () => {

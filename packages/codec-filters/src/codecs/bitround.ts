@@ -5,8 +5,11 @@
  * pattern exactly as numcodecs does (`b += ((b >> m) & 1) + (1 << (m - 1)) - 1; b &= mask`
  * with wrapping integer arithmetic). The registered `bitround` also rounds complex
  * components as floats, and integers (and datetimes, as int64) from their most significant
- * set bit, with a saturating add, as zarrs does. Decoding is the identity: the dropped bits
- * are gone.
+ * set bit, with a saturating add, as zarrs does for unsigned ones; signed ones round their
+ * magnitude and keep their sign (zarrs rounds their two's-complement pattern, which sends
+ * small negative numbers to huge ones). numcodecs refuses integers ("Only float arrays
+ * (16-64bit) can be bit-rounded"), and so does `numcodecs.bitround`. Decoding is the
+ * identity: the dropped bits are gone.
  */
 import {
   type ArrayToArrayCodec,
@@ -18,6 +21,7 @@ import {
   type NdArray,
   shapeSize,
   type TypedArray,
+  ZarrError,
 } from "@zarr/spec";
 import { contiguous, elementsOf } from "../chunk.js";
 import { ConfigReader } from "../config.js";
@@ -27,7 +31,7 @@ import { float16BitsFromFloat32Bits, float32BitsFromFloat16Bits } from "../float
 const MANTISSA_BITS: Record<number, number> = { 2: 10, 4: 23, 8: 52 };
 
 /** Element kinds the rounding distinguishes. */
-type Layout = { float: true; componentBytes: 2 | 4 | 8; float16InFloat32: boolean } | { float: false; bytes: 1 | 2 | 4 | 8 };
+type Layout = { float: true; componentBytes: 2 | 4 | 8; float16InFloat32: boolean } | { float: false; bytes: 1 | 2 | 4 | 8; signed: boolean };
 
 function layoutOf(dataType: DataType, registered: boolean): Layout | undefined {
   const size = dataType.byteSize;
@@ -42,8 +46,8 @@ function layoutOf(dataType: DataType, registered: boolean): Layout | undefined {
     case "uint":
     case "datetime":
     case "timedelta":
-      if (!registered) return undefined;
-      return size === 1 || size === 2 || size === 4 || size === 8 ? { float: false, bytes: size } : undefined;
+      // numpy's datetime64/timedelta64 are signed int64s.
+      return size === 1 || size === 2 || size === 4 || size === 8 ? { float: false, bytes: size, signed: dataType.kind !== "uint" } : undefined;
     default:
       return undefined;
   }
@@ -99,32 +103,51 @@ function roundFloat16InFloat32(data: Float32Array, maskbits: number): void {
   }
 }
 
-/** Rounds unsigned integer patterns of `bits` ≤ 32 from their highest set bit (saturating). */
-function roundIntegers(values: Uint8Array | Uint16Array | Uint32Array, bits: number, keepbits: number): void {
-  const max = 2 ** bits - 1;
+/**
+ * Rounds unsigned integers of `bits` ≤ 32 to `keepbits` bits from their highest set bit,
+ * half to even, saturating at `max` (then cut to the kept bits), as zarrs does.
+ */
+function roundMagnitude(v: number, keepbits: number, max: number): number {
+  const used = 32 - Math.clz32(v);
+  if (keepbits >= used) return v;
+  const m = used - keepbits;
+  let sum = v + (Math.floor(v / 2 ** m) & 1) + 2 ** (m - 1) - 1;
+  if (sum > max) sum = max;
+  return sum - (sum % 2 ** m);
+}
+
+/**
+ * Rounds integers of `bits` ≤ 32 in place. Unsigned ones round their value from the
+ * highest set bit. Signed ones round their magnitude the same way and keep their sign
+ * (−7 with keepbits 2 is −8): the spec's "most significant set bit" names a magnitude's
+ * bit, and rounding the two's-complement pattern, as zarrs does, turns −7 into
+ * −1073741824 in int32.
+ */
+function roundIntegers(values: Uint8Array | Uint16Array | Uint32Array | Int8Array | Int16Array | Int32Array, bits: number, signed: boolean, keepbits: number): void {
+  const max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    const used = 32 - Math.clz32(v);
-    if (keepbits >= used) continue;
-    const m = used - keepbits;
-    let sum = v + ((v >>> m) & 1) + 2 ** (m - 1) - 1;
-    if (sum > max) sum = max;
-    values[i] = sum - (sum % 2 ** m);
+    // The most negative value's magnitude is one set bit: nothing to round.
+    values[i] = v < 0 ? (v === -(2 ** (bits - 1)) ? v : -roundMagnitude(-v, keepbits, max)) : roundMagnitude(v, keepbits, max);
   }
 }
 
-/** As {@link roundIntegers} for 64-bit patterns. */
-function roundIntegers64(values: BigUint64Array, keepbits: number): void {
-  const max = 2n ** 64n - 1n;
+/** As {@link roundIntegers} for 64-bit integers. */
+function roundIntegers64(values: BigUint64Array | BigInt64Array, signed: boolean, keepbits: number): void {
+  const max = signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
+  const min = -(2n ** 63n);
   const keep = BigInt(keepbits);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    const used = BigInt(v.toString(2).length - (v === 0n ? 1 : 0));
-    if (keep >= used) continue;
+  const round = (v: bigint): bigint => {
+    const used = BigInt(v === 0n ? 0 : v.toString(2).length);
+    if (keep >= used) return v;
     const m = used - keep;
     let sum = v + ((v >> m) & 1n) + (1n << (m - 1n)) - 1n;
     if (sum > max) sum = max;
-    values[i] = (sum >> m) << m;
+    return (sum >> m) << m;
+  };
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    values[i] = v < 0n ? (v === min ? v : -round(-v)) : round(v);
   }
 }
 
@@ -139,18 +162,19 @@ function roundInPlace(data: TypedArray, layout: Layout, keepbits: number): void 
     return;
   }
   const { buffer, byteOffset, byteLength } = data;
+  const signed = layout.signed;
   switch (layout.bytes) {
     case 1:
-      roundIntegers(new Uint8Array(buffer, byteOffset, byteLength), 8, keepbits);
+      roundIntegers(signed ? new Int8Array(buffer, byteOffset, byteLength) : new Uint8Array(buffer, byteOffset, byteLength), 8, signed, keepbits);
       break;
     case 2:
-      roundIntegers(new Uint16Array(buffer, byteOffset, byteLength / 2), 16, keepbits);
+      roundIntegers(signed ? new Int16Array(buffer, byteOffset, byteLength / 2) : new Uint16Array(buffer, byteOffset, byteLength / 2), 16, signed, keepbits);
       break;
     case 4:
-      roundIntegers(new Uint32Array(buffer, byteOffset, byteLength / 4), 32, keepbits);
+      roundIntegers(signed ? new Int32Array(buffer, byteOffset, byteLength / 4) : new Uint32Array(buffer, byteOffset, byteLength / 4), 32, signed, keepbits);
       break;
     case 8:
-      roundIntegers64(new BigUint64Array(buffer, byteOffset, byteLength / 8), keepbits);
+      roundIntegers64(signed ? new BigInt64Array(buffer, byteOffset, byteLength / 8) : new BigUint64Array(buffer, byteOffset, byteLength / 8), signed, keepbits);
       break;
   }
 }
@@ -162,9 +186,12 @@ class BitroundCodec implements ArrayToArrayCodec {
     readonly name: string,
     private readonly keepbits: number,
     private readonly layout: Layout,
+    /** Why this codec cannot encode its data type, if it cannot (`numcodecs.bitround` on integers). */
+    private readonly encodeRefusal?: string,
   ) {}
 
   encodedSpec(spec: ChunkSpec): ChunkSpec {
+    if (this.encodeRefusal !== undefined) return spec;
     const one = spec.dataType.allocate(1) as TypedArray;
     spec.dataType.setItem(one, 0, spec.fillValue);
     roundInPlace(one, this.layout, this.keepbits);
@@ -172,6 +199,7 @@ class BitroundCodec implements ArrayToArrayCodec {
   }
 
   encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): NdArray {
+    if (this.encodeRefusal !== undefined) throw new ZarrError("UNSUPPORTED", `${this.encodeRefusal} (chunk "${ctx.key}")`);
     const data = elementsOf(chunk, spec.dataType, spec.shape, this.name, ctx) as TypedArray;
     // round a copy: the caller's array must not change
     const out = spec.dataType.allocate(shapeSize(spec.shape)) as TypedArray;
@@ -201,9 +229,14 @@ function bitroundEntry(name: string, registered: boolean): CodecEntry {
       const keepbits = r.integer("keepbits", registered ? 1 : 0, 64);
       const dataType = context.spec.dataType;
       const layout = layoutOf(dataType, registered);
-      if (layout === undefined) {
+      if (layout === undefined || (!registered && dataType.kind === "complex")) {
         const supported = registered ? "integer, float, complex or datetime" : "float16, float32 or float64";
         r.failCodec(`the codec "${name}" needs ${supported} data, but the array entering it is ${dataType.name}`);
+      }
+      if (!registered && !layout.float) {
+        // Reading is the identity, so data zarrs wrote this way reads; writing is refused, as numcodecs does.
+        const refusal = `the codec "${name}" rounds floating-point data only, as numcodecs does ("Only float arrays (16-64bit) can be bit-rounded"); it cannot write ${dataType.name} data (the registered "bitround" codec can)`;
+        return new BitroundCodec(name, keepbits, layout, refusal);
       }
       if (!registered && layout.float && keepbits > MANTISSA_BITS[layout.componentBytes]) {
         r.fail("keepbits", `${dataType.name} has only ${MANTISSA_BITS[layout.componentBytes]} mantissa bits, cannot keep ${keepbits}`);
@@ -225,8 +258,10 @@ function bitroundEntry(name: string, registered: boolean): CodecEntry {
 export const bitround: CodecEntry = bitroundEntry("bitround", true);
 
 /**
- * The `numcodecs.bitround` codec entry (array→array): float16/32/64 only, `keepbits` from
- * 0 to the type's mantissa bits, as numcodecs checks.
+ * The `numcodecs.bitround` codec entry (array→array): float16/32/64, `keepbits` from 0 to
+ * the type's mantissa bits, as numcodecs checks. Integer arrays (as zarrs writes them)
+ * read, since decoding is the identity; writing them is refused with `UNSUPPORTED`, as
+ * numcodecs refuses them.
  *
  * @example
  * ```ts
