@@ -1,9 +1,10 @@
 /**
  * A progress bar on one terminal line, redrawn in place (for long commands: `cp`,
  * `convert`, `geozarr pyramid`, `geozarr from-geotiff`). Drawn only on a terminal, never
- * wider than it (80 columns when the width is unknown, so a wrapped line cannot garble the
- * redraw), and without escape sequences on a `TERM=dumb` terminal. It never uses colour,
- * so `NO_COLOR` holds as it is.
+ * wider than it, and without escape sequences on a `TERM=dumb` terminal. When the terminal
+ * reports no width (or 0 columns, as under `script`), nothing is redrawn in place: a plain
+ * line is printed at every `stepPercent` (10%) instead, so a wrapped line cannot garble
+ * anything. It never uses colour, so `NO_COLOR` holds as it is.
  */
 
 /** Where the line is drawn: a terminal's standard error. */
@@ -28,13 +29,13 @@ export interface ProgressOptions {
   unit?: string;
   /** Least time between redraws (the final state is always drawn). */
   intervalMs?: number;
+  /** When the width is unknown: a plain line each time progress passes a multiple of this (default 10). */
+  stepPercent?: number;
   now?: () => number;
 }
 
 const MiB = 1024 * 1024;
 const BAR = 24;
-/** Assumed width when the terminal does not say. */
-const DEFAULT_COLUMNS = 80;
 
 /**
  * The text of the line: a bar, done of total, MiB moved and a label, e.g.
@@ -66,20 +67,37 @@ export function formatProgress(done: number, total: number, bytes?: number, unit
  * line.end();
  * ```
  */
-export function progressLine(sink: ProgressSink, { unit = "keys", intervalMs = 100, now = () => performance.now() }: ProgressOptions = {}): ProgressLine {
+export function progressLine(
+  sink: ProgressSink,
+  { unit = "keys", intervalMs = 100, now = () => performance.now(), stepPercent = 10 }: ProgressOptions = {},
+): ProgressLine {
   let last = Number.NEGATIVE_INFINITY;
   let pending: [number, number, number | undefined, string | undefined] | undefined;
   let drawn = false;
   let previousLength = 0;
+  /** Plain lines: the last step printed, and whether the final state was. */
+  let lastStep = -1;
+  let printedFinal = false;
+  const widthKnown = () => sink.columns !== undefined && sink.columns > 0;
   const draw = (done: number, total: number, bytes: number | undefined, label: string | undefined) => {
-    const columns = sink.columns !== undefined && sink.columns > 0 ? sink.columns : DEFAULT_COLUMNS;
-    let text = formatProgress(done, total, bytes, unit, label);
-    if (text.length >= columns) text = text.slice(0, Math.max(0, columns - 1));
-    if (sink.plain) sink.write(`\r${text}${" ".repeat(Math.max(0, previousLength - text.length))}`);
-    else sink.write(`\r${text}\x1b[K`);
-    previousLength = text.length;
-    drawn = true;
     pending = undefined;
+    const text = formatProgress(done, total, bytes, unit, label);
+    if (!widthKnown()) {
+      const percent = total > 0 ? Math.min(100, (done / total) * 100) : 100;
+      const step = Math.floor(percent / stepPercent);
+      const final = done >= total;
+      if (step === lastStep && !(final && !printedFinal)) return;
+      lastStep = step;
+      printedFinal = final;
+      sink.write(`${text}\n`);
+      return;
+    }
+    const columns = sink.columns as number;
+    const cut = text.length >= columns ? text.slice(0, Math.max(0, columns - 1)) : text;
+    if (sink.plain) sink.write(`\r${cut}${" ".repeat(Math.max(0, previousLength - cut.length))}`);
+    else sink.write(`\r${cut}\x1b[K`);
+    previousLength = cut.length;
+    drawn = true;
   };
   return {
     update(done, total, bytes, label) {

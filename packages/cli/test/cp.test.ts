@@ -204,7 +204,7 @@ describe("the progress line", () => {
   it("redraws in place at most every interval, always draws the end, and ends with a newline", () => {
     let t = 0;
     const written: string[] = [];
-    const line = progressLine({ write: (s) => written.push(s) }, { intervalMs: 100, now: () => t });
+    const line = progressLine({ write: (s) => written.push(s), columns: 80 }, { intervalMs: 100, now: () => t });
     line.update(0, 4, 0); // drawn
     t = 50;
     line.update(1, 4, 10); // too soon

@@ -1,6 +1,6 @@
 /** The progress line shared by cp, convert and the geozarr commands. */
 import { describe, expect, it } from "vitest";
-import { formatProgress, progressLine } from "../src/progress.js";
+import { formatProgress, progressLine, terminalProgress } from "../src/progress.js";
 
 describe("progress line", () => {
   it("counts any unit and adds a label, with or without bytes", () => {
@@ -8,11 +8,36 @@ describe("progress line", () => {
     expect(formatProgress(3, 12, 1024 * 1024, "chunks")).toBe(`[${"#".repeat(6)}${"-".repeat(18)}]  25% 3/12 chunks  1.0 MiB`);
   });
 
-  it("never draws wider than 79 columns when the terminal width is unknown", () => {
+  it("prints a plain line per 10% instead of redrawing when the width is unknown or 0 (as under script)", () => {
+    for (const columns of [undefined, 0]) {
+      const written: string[] = [];
+      const line = progressLine({ write: (s) => written.push(s), columns }, { unit: "chunks", intervalMs: 0 });
+      for (let done = 0; done <= 250; done++) line.update(done, 250, undefined, "x".repeat(100));
+      line.end();
+      const text = written.join("");
+      expect(text).not.toMatch(/[\r\x1b]/);
+      expect(written.every((w) => w.endsWith("\n") && w.indexOf("\n") === w.length - 1)).toBe(true);
+      // 0%, 10%, ..., 100%: eleven lines, each the whole text (no cutting: nothing is redrawn in place).
+      expect(written).toHaveLength(11);
+      expect(written[1]).toBe(`${formatProgress(25, 250, undefined, "chunks", "x".repeat(100))}\n`);
+      expect(written[10]).toBe(`${formatProgress(250, 250, undefined, "chunks", "x".repeat(100))}\n`);
+    }
+  });
+
+  it("prints the final state once, even when it falls in the step already printed", () => {
     const written: string[] = [];
-    const line = progressLine({ write: (s) => written.push(s) }, { unit: "chunks" });
-    line.update(1, 2, undefined, "x".repeat(200));
-    expect(written[0]).toBe(`\r${formatProgress(1, 2, undefined, "chunks", "x".repeat(200)).slice(0, 79)}\x1b[K`);
+    const line = progressLine({ write: (s) => written.push(s) }, { intervalMs: 0 });
+    line.update(995, 1000);
+    line.update(999, 1000);
+    line.update(1000, 1000);
+    line.update(1000, 1000);
+    line.end();
+    expect(written).toEqual([`${formatProgress(995, 1000)}\n`, `${formatProgress(1000, 1000)}\n`]);
+  });
+
+  it("is not drawn at all when standard error is not a terminal", () => {
+    const stream = { isTTY: false, write: () => true } as unknown as NodeJS.WriteStream;
+    expect(terminalProgress("keys", stream)).toBeUndefined();
   });
 
   it("follows the width at each redraw (a resized terminal)", () => {
@@ -28,7 +53,7 @@ describe("progress line", () => {
 
   it("erases with spaces, not escape sequences, on a dumb terminal", () => {
     const written: string[] = [];
-    const line = progressLine({ write: (s) => written.push(s), plain: true }, { intervalMs: 0 });
+    const line = progressLine({ write: (s) => written.push(s), plain: true, columns: 200 }, { intervalMs: 0 });
     line.update(1, 1000, 0, "a long label");
     line.update(1000, 1000, 0);
     line.end();
