@@ -52,6 +52,88 @@ async function storedKeys(store: Store, prefix: string): Promise<StoredKeys | un
   return { keys, bytes: sizes.reduce((a, b) => a + b, 0) };
 }
 
+/** How `describeNode` counts what is stored when the store cannot list keys. */
+export interface DescribeOptions {
+  /**
+   * Count an array's stored chunks one key at a time (`getSize`: HEAD or a one-byte range
+   * request over HTTP), `PROBE_CONCURRENCY` at once, when the store cannot list them.
+   */
+  probeChunks?: boolean;
+  /** Called as probing goes: keys asked so far, of `total`. */
+  onProbeProgress?: (done: number, total: number) => void;
+}
+
+/** Requests in flight at once while probing chunk keys. */
+export const PROBE_CONCURRENCY = 16;
+
+/** The size of `key`, or undefined when it is missing. */
+async function sizeOf(store: Store, key: string): Promise<number | undefined> {
+  try {
+    if (store.getSize) return await store.getSize(key);
+    return (await store.get(key))?.length;
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read the size of "${key}"`, key);
+  }
+}
+
+/**
+ * What a store that cannot list holds of an array: each chunk key of the grid asked for
+ * its size, plus the node's metadata documents. At most `PROBE_CONCURRENCY` requests run
+ * at once, and the keys are made one at a time from a counter, so a grid of millions of
+ * chunks never becomes a list in memory.
+ */
+async function probedKeys(
+  store: Store,
+  prefix: string,
+  metadataKeys: readonly string[],
+  grid: ChunkGrid,
+  keys: ChunkKeyEncoding,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ bytes: number; keys: number; chunks: number }> {
+  const shape = grid.gridShape;
+  const total = shape.reduce((a, b) => a * b, 1);
+  let next = 0;
+  let done = 0;
+  let bytes = 0;
+  let chunks = 0;
+  const coordsOf = (index: number): number[] => {
+    const coords = new Array<number>(shape.length);
+    for (let d = shape.length - 1; d >= 0; d--) {
+      coords[d] = index % shape[d];
+      index = Math.floor(index / shape[d]);
+    }
+    return coords;
+  };
+  const worker = async () => {
+    while (next < total) {
+      const key = prefix + keys.encode(coordsOf(next++));
+      const size = await sizeOf(store, key);
+      if (size !== undefined) {
+        chunks++;
+        bytes += size;
+      }
+      onProgress?.(++done, total);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBE_CONCURRENCY, total) }, worker));
+  let metadataFound = 0;
+  for (const key of metadataKeys) {
+    const size = await sizeOf(store, key);
+    if (size !== undefined) {
+      metadataFound++;
+      bytes += size;
+    }
+  }
+  return { bytes, keys: chunks + metadataFound, chunks };
+}
+
+/** The metadata documents of a node: `zarr.json`, or v2's `.zarray`/`.zgroup` and `.zattrs`. */
+function metadataDocuments(node: ListedNode, kind: "array" | "group"): string[] {
+  const prefix = nodePrefix(node.path);
+  if (node.zarrFormat === 2) return [`${prefix}${kind === "array" ? ".zarray" : ".zgroup"}`, `${prefix}.zattrs`];
+  return [`${prefix}zarr.json`];
+}
+
 /** Re-throws a key-less MetadataError with the document's key. */
 function inDocument<T>(key: string, fn: () => T): T {
   try {
@@ -144,7 +226,13 @@ async function storedFillValue(store: Store, node: ListedNode, meta: ArrayMetada
 }
 
 /** The description of an array node. */
-async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry): Promise<JsonObject> {
+async function describeArray(
+  store: Store,
+  node: ListedNode,
+  meta: ArrayMetadata,
+  registry: Registry,
+  options: DescribeOptions,
+): Promise<JsonObject> {
   const { grid, keys, problem } = await resolveLayout(store, node, meta, registry);
   const prefix = nodePrefix(node.path);
   const stored = await storedKeys(store, prefix);
@@ -154,6 +242,10 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
     const coords = keys.decode(key.slice(prefix.length), ndim);
     if (coords?.every((c, d) => c < grid.gridShape[d])) chunksStored++;
   }
+  const probed =
+    stored === undefined && options.probeChunks
+      ? await probedKeys(store, prefix, metadataDocuments(node, "array"), grid, keys, options.onProbeProgress)
+      : undefined;
   const regular = meta.chunk_grid.name === "regular" ? meta.chunk_grid.configuration.chunk_shape : undefined;
   const out: JsonObject = {
     path: `/${node.path}`,
@@ -169,12 +261,14 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
     codecs: meta.codecs as unknown as JsonValue[],
     dimension_names: meta.dimension_names ?? null,
     attributes: meta.attributes,
-    stored_bytes: stored?.bytes ?? null,
-    stored_keys: stored?.keys.length ?? null,
-    chunks_stored: stored === undefined ? null : chunksStored,
+    stored_bytes: stored?.bytes ?? probed?.bytes ?? null,
+    stored_keys: stored?.keys.length ?? probed?.keys ?? null,
+    chunks_stored: stored !== undefined ? chunksStored : (probed?.chunks ?? null),
     chunks_total: grid.gridShape.reduce((a, b) => a * b, 1),
     readable: problem === undefined,
   };
+  // Said only when it happened: a listing needs no note.
+  if (probed !== undefined) out.stored_counted_by = "probing each chunk key";
   if (meta.storage_transformers.length > 0) out.storage_transformers = meta.storage_transformers as unknown as JsonValue[];
   if (problem !== undefined) out.problem = problem;
   return out;
@@ -204,14 +298,16 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
 }
 
 /**
- * Describes the node `node` (found with `findNode`) for `zarr info`.
+ * Describes the node `node` (found with `findNode`) for `zarr info`. When the store
+ * cannot list keys, the stored size is unknown (`null`) unless `options.probeChunks` asks
+ * for each chunk key of an array (`zarr info --stored`).
  *
  * @example
  * ```ts
  * const info = await describeNode(store, await findNode(store, "t2m"), cliRegistry());
  * ```
  */
-export function describeNode(store: Store, node: ListedNode, registry: Registry): Promise<JsonObject> {
-  if (node.metadata?.node_type === "array") return describeArray(store, node, node.metadata, registry);
+export function describeNode(store: Store, node: ListedNode, registry: Registry, options: DescribeOptions = {}): Promise<JsonObject> {
+  if (node.metadata?.node_type === "array") return describeArray(store, node, node.metadata, registry, options);
   return describeGroup(store, node);
 }

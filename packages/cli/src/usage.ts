@@ -28,11 +28,14 @@ export function integerOption(command: string, name: string, text: string | unde
 
 /** One-paragraph usage of every command. */
 export const USAGE: Record<string, string> = {
-  info: `Usage: zarr info STORE [PATH] [--json]
+  info: `Usage: zarr info STORE [PATH] [--json] [--stored]
   Describe the array or group at PATH (default: the root): shape, data type, chunk grid,
   key encoding, fill value, codecs, dimension names, attributes, stored size and chunks;
   for groups the children and whether metadata is consolidated.
-  --json   print one JSON document`,
+  --json     print one JSON document
+  --stored   on a store that cannot list keys (plain HTTP), count an array's stored
+             chunks and bytes by asking for each chunk key (HEAD or a one-byte range
+             request, 16 at a time, with progress on a terminal)`,
   tree: `Usage: zarr tree STORE [PATH] [--json]
   Print the hierarchy below PATH (default: the root) as a tree; arrays with shape and data type.
   --json   print it as one nested JSON document (name, path, node_type, shape, data_type, children)`,

@@ -103,7 +103,7 @@ describe("zarr get -o", () => {
     const parsed = parseGetJson(readFileSync(files.json, "utf8"));
     expect(parsed.shape).toEqual(shape);
     expect(parsed.values).toHaveLength(values.length);
-    expect(parsed.values.every((v: number, i: number) => Math.fround(v) === values[i])).toBe(true);
+    expect((parsed.values as number[]).every((v, i) => Math.fround(v) === values[i])).toBe(true);
     const npy = readFileSync(files.npy);
     expect(npy.subarray(0, 6).toString("latin1")).toBe("\x93NUMPY");
     expect(readFileSync(files.plain).equals(npy)).toBe(true);

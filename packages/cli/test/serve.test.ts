@@ -135,11 +135,30 @@ describe("zarr serve", () => {
   it("is described by zarr info over HTTP, which cannot list: stored size unknown", async () => {
     const text = (await zarrOk(["info", base, "2d.chunked.i2"])).stdout.toString();
     expect(text).toMatch(/^shape: +\[2, 2\]$/m);
-    expect(text).toMatch(/^stored: +unknown \(the store cannot list keys\)$/m);
+    expect(text).toMatch(/^stored: +unknown \(the store cannot list keys; --stored asks for each chunk key\)$/m);
     expect(text).toMatch(/^chunks: +\? of 4 stored$/m);
     const json = JSON.parse((await zarrOk(["info", base, "2d.chunked.i2", "--json"])).stdout.toString());
     expect(json.stored_bytes).toBeNull();
     expect(json.chunks_stored).toBeNull();
+  });
+
+  it("counts stored chunks over HTTP with --stored, as a local listing does, one request per key", async () => {
+    // One array with every chunk, one with a chunk never written (a missing key is a 404).
+    for (const name of ["2d.chunked.i2", "1d.chunked.filled.compressed.sharded.i2"]) {
+      const local = JSON.parse((await zarrOk(["info", SOURCE, name, "--json"])).stdout.toString());
+      const before = log.length;
+      const remote = JSON.parse((await zarrOk(["info", base, name, "--json", "--stored"])).stdout.toString());
+      for (const field of ["stored_bytes", "stored_keys", "chunks_stored", "chunks_total"]) expect(remote[field], `${name} ${field}`).toBe(local[field]);
+      expect(local.stored_counted_by).toBeUndefined();
+      expect(remote.stored_counted_by).toBe("probing each chunk key");
+      // Each chunk key once, plus zarr.json (asked once more for its size).
+      const probes = log.slice(before).match(/^HEAD \S+/gm) ?? [];
+      expect(probes.length, probes.join(", ")).toBe(local.chunks_total + 1);
+      expect(new Set(probes).size).toBe(probes.length);
+    }
+    expect((await zarrOk(["info", base, "1d.chunked.filled.compressed.sharded.i2", "--stored"])).stdout.toString()).toMatch(
+      /^stored: +\S.* in 2 keys \(counted by probing each chunk key\)$/m,
+    );
   });
 
   it("is read by zarrita.js (FetchStore)", async () => {

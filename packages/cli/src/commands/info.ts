@@ -1,4 +1,4 @@
-/** `zarr info STORE [PATH] [--json]`. */
+/** `zarr info STORE [PATH] [--json] [--stored]`. */
 import { normalizePath } from "@zarr/core";
 import { type JsonObject, type JsonValue, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
@@ -7,6 +7,7 @@ import { bytesText, dataTypeText, shapeText } from "../format.js";
 import { compactJson } from "../json-text.js";
 import { findNode } from "../listing.js";
 import { printable, printableJson } from "../printable.js";
+import { terminalProgress } from "../progress.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
@@ -17,8 +18,12 @@ function label(name: string): string {
 
 /** What the node holds in the store, or why that is unknown. */
 function storedLine(d: JsonObject): string {
-  if (d.stored_bytes === null) return `${label("stored")}unknown (the store cannot list keys)`;
-  return `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys`;
+  if (d.stored_bytes === null) {
+    const hint = d.node_type === "array" ? "; --stored asks for each chunk key" : "";
+    return `${label("stored")}unknown (the store cannot list keys${hint})`;
+  }
+  const how = d.stored_counted_by === undefined ? "" : ` (counted by ${d.stored_counted_by})`;
+  return `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys${how}`;
 }
 
 function arrayText(d: JsonObject): string[] {
@@ -65,7 +70,7 @@ function groupText(d: JsonObject): string[] {
 
 /** Runs `zarr info`. */
 export async function infoCommand(args: string[], io: CliIO): Promise<void> {
-  const { values, positionals } = parseCommandArgs("info", args, { json: { type: "boolean" } });
+  const { values, positionals } = parseCommandArgs("info", args, { json: { type: "boolean" }, stored: { type: "boolean" } });
   if (values.help) {
     await io.write(`${USAGE.info}\n`);
     return;
@@ -73,7 +78,12 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
   expectPositionals("info", positionals, 1, 2);
   const path = normalizePath(positionals[1] ?? "");
   const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
-  const description = await describeNode(store, await findNode(store, path), cliRegistry());
+  const progress = values.stored ? terminalProgress("chunk keys") : undefined;
+  const description = await describeNode(store, await findNode(store, path), cliRegistry(), {
+    probeChunks: values.stored === true,
+    onProbeProgress: progress === undefined ? undefined : (done, total) => progress.update(done, total),
+  });
+  progress?.end();
   if (values.json) await io.write(`${printableJson(stringifyJson(description, 2))}\n`);
   else {
     const lines = description.node_type === "array" ? arrayText(description) : groupText(description);
