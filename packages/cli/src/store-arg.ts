@@ -70,11 +70,15 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
   return new FileSystemStore(dir, { readOnly: !options.writable, blockingReads: true });
 }
 
-/** The CLI's transport: nodeFetch's client with the environment's proxies, made once per proxy setting. */
+/**
+ * The CLI's transport: nodeFetch's client with the environment's proxies, and HTTP/2 for
+ * https origins that offer it when `ZARR_HTTP2=1`; made once per setting.
+ */
 async function cliFetch(): Promise<(url: string, init: RequestInit) => Promise<Response>> {
   const { createNodeFetch, proxyFromEnv } = await import("@zarr/store-http/node");
-  const key = JSON.stringify(proxyFromEnv());
-  if (fetches.get(key) === undefined) fetches.set(key, createNodeFetch({ proxy: proxyFromEnv() }));
+  const http2 = process.env.ZARR_HTTP2 === "1";
+  const key = JSON.stringify([proxyFromEnv(), http2]);
+  if (fetches.get(key) === undefined) fetches.set(key, createNodeFetch({ proxy: proxyFromEnv(), http2 }));
   return fetches.get(key) as (url: string, init: RequestInit) => Promise<Response>;
 }
 const fetches = new Map<string, (url: string, init: RequestInit) => Promise<Response>>();

@@ -1,6 +1,6 @@
 /**
  * A `fetch` for Node.js, for `HttpStore`'s `fetch` option: HTTP/1.1 over `node:net` and
- * `node:tls` sockets that each read into one reusable buffer.
+ * `node:tls` sockets that each read into one reusable buffer, and optionally HTTP/2.
  *
  * Node's global `fetch` (undici) costs a lot per byte, and `node:http` allocates a buffer
  * per socket read: reading the benchmark array (256 chunks of 1 MiB over 127.0.0.1) takes
@@ -17,16 +17,19 @@
  * `TypeError("fetch failed")` with the network error as `cause`, and the signal's reason
  * when the signal aborts (also in the middle of a body).
  * Proxies (`HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` with `proxy: "env"`) are opt-in.
- * What it does not: HTTP/2, cookies, caches, `credentials`/`mode`/`cache`
+ * HTTP/2 (`http2: true`) is opt-in too: negotiated per `https:` origin with ALPN.
+ * What it does not: cookies, caches, `credentials`/`mode`/`cache`
  * request settings (ignored), request bodies other than `Uint8Array`/`ArrayBuffer`/string.
  * Read or cancel every body you receive: an unread body holds its connection.
  */
 import type { Transform } from "node:stream";
 import type { ConnectionOptions } from "node:tls";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { BODY_INTO, type BodySink } from "./body-into.js";
 import { BodyChannel } from "./node/body-channel.js";
 import { type Connection, ConnectionPool } from "./node/connection-pool.js";
+import { decodableCoding, decodingChannel } from "./node/decoding-channel.js";
+import { exchangeHttp2 } from "./node/http2-exchange.js";
+import { type Http2Session, Http2Sessions } from "./node/http2-sessions.js";
 import { ProxyChooser, type ProxySettings, proxyFromEnv } from "./node/proxy.js";
 import { redirectHeaders } from "./node/redirect-headers.js";
 import { HttpParseError, type ResponseHead, ResponseParser } from "./node/response-parser.js";
@@ -46,6 +49,13 @@ export interface NodeFetchOptions {
    * `CONNECT` tunnel (so the proxy sees only the host).
    */
   proxy?: ProxySettings | "env";
+  /**
+   * HTTP/2 for `https:` origins that offer it (default false): the first request to an
+   * origin negotiates with ALPN; an origin that picks `h2` gets one multiplexed session for
+   * all its requests, one that picks HTTP/1.1 the keep-alive pool as before. Origins
+   * reached through a proxy, and `http:` URLs, always use HTTP/1.1.
+   */
+  http2?: boolean;
 }
 
 /** The function {@link createNodeFetch} makes: `fetch`'s signature (a `string` or `URL`, settings optional). */
@@ -75,7 +85,11 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   if (!Number.isSafeInteger(maxRedirects) || maxRedirects < 0) throw new TypeError(`maxRedirects must be a non-negative integer, got ${maxRedirects}`);
   const proxy = options.proxy === "env" ? proxyFromEnv() : options.proxy;
   const proxies = proxy === undefined || (proxy.http === undefined && proxy.https === undefined) ? undefined : new ProxyChooser(proxy);
-  const pool = new ConnectionPool(maxSockets, options.tls, proxies);
+  const transport: Transport = {
+    pool: new ConnectionPool(maxSockets, options.tls, proxies),
+    http2: options.http2 === true ? new Http2Sessions(options.tls) : undefined,
+    proxies,
+  };
   return (url, init = {}) => {
     let target: URL;
     try {
@@ -83,7 +97,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     } catch (error) {
       return Promise.reject(new TypeError(`Invalid URL ${JSON.stringify(url)}`, { cause: error }));
     }
-    return send(pool, target, init, plainHeaders(init.headers), maxRedirects);
+    return send(transport, target, init, plainHeaders(init.headers), maxRedirects);
   };
 }
 
@@ -120,14 +134,55 @@ const TRANSPORT_HEADERS = new Set(["host", "content-length", "connection", "tran
 /** A body left unread is read to its end (keeping the connection) only when at most this much remains. */
 const DISCARD_LIMIT = 64 * 1024;
 
+/** How requests go out: the HTTP/1.1 pool, HTTP/2 sessions when enabled, and the proxies. */
+interface Transport {
+  pool: ConnectionPool;
+  http2: Http2Sessions | undefined;
+  proxies: ProxyChooser | undefined;
+}
+
+/** Resolves `promise`, or rejects with the signal's reason as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** One request and its response head, over HTTP/2 where the origin speaks it, else HTTP/1.1. */
+async function request(
+  t: Transport,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Uint8Array | string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  if (t.http2 !== undefined && url.protocol === "https:" && t.proxies?.for(url) === undefined) {
+    let session: Http2Session | null;
+    try {
+      session = await untilAborted(t.http2.sessionFor(url), signal);
+    } catch (error) {
+      throw signal?.aborted ? error : new TypeError("fetch failed", { cause: error });
+    }
+    if (session !== null) {
+      return exchangeHttp2(t.http2, session, url, method, headers, typeof body === "string" ? Buffer.from(body, "utf8") : body, signal);
+    }
+  }
+  return exchange(t.pool, url, method, headers, body, signal, true);
+}
+
 /** One request, following redirects. */
-async function send(pool: ConnectionPool, url: URL, init: RequestInit, headers: Record<string, string>, redirectsLeft: number): Promise<Response> {
+async function send(t: Transport, url: URL, init: RequestInit, headers: Record<string, string>, redirectsLeft: number): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortReason(signal);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`);
   const method = (init.method ?? "GET").toUpperCase();
   const body = requestBody(init.body);
-  const response = await exchange(pool, url, method, headers, body, signal, true);
+  const response = await request(t, url, method, headers, body, signal);
   const location = response.headers.get("location");
   if (!REDIRECTS.has(response.status) || location === null || init.redirect === "manual") return response;
   response.body?.cancel().catch(() => {}); // the redirect's own body is not wanted
@@ -145,7 +200,7 @@ async function send(pool: ConnectionPool, url: URL, init: RequestInit, headers: 
   const nextHeaders = redirectHeaders(headers, url, next);
   if (toGet) delete nextHeaders["content-type"];
   const nextInit: RequestInit = toGet ? { ...init, method: "GET", body: undefined } : init;
-  return send(pool, next, nextInit, nextHeaders, redirectsLeft - 1);
+  return send(t, next, nextInit, nextHeaders, redirectsLeft - 1);
 }
 
 function requestHead(connection: Connection, url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined): string {
@@ -293,27 +348,10 @@ async function exchange(
         },
       };
       nullBody = method === "HEAD" || NULL_BODY.has(head.status);
-      if (nullBody || (coding !== "gzip" && coding !== "x-gzip" && coding !== "deflate" && coding !== "br")) return new BodyChannel(source);
-      // A coded body: raw bytes into a decoder, decoded bytes into the channel.
-      const d = coding === "br" ? createBrotliDecompress() : coding === "deflate" ? createInflate() : createGunzip();
-      decoder = d;
-      const decoded = new BodyChannel({
-        pause: () => d.pause(),
-        resume: () => {
-          d.resume();
-          resume();
-        },
-        abandon: source.abandon,
-        discard: source.abandon,
-      });
-      d.on("data", (chunk: Buffer) => decoded.deliver(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), true));
-      d.on("drain", () => resume());
-      d.on("end", () => decoded.finish());
-      d.on("error", (error) => {
-        decoded.fail(new TypeError("fetch failed: the body could not be decoded", { cause: error }));
-        finish(false);
-      });
-      return decoded;
+      if (nullBody || !decodableCoding(coding)) return new BodyChannel(source);
+      const decoding = decodingChannel(coding, source, () => finish(false));
+      decoder = decoding.decoder;
+      return decoding.channel;
     }
 
     connection.handler = {

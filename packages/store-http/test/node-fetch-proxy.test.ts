@@ -180,6 +180,8 @@ describe("nodeFetch proxies", () => {
   it("parses the environment, lower case first, and NO_PROXY lists", () => {
     expect(proxyFromEnv({ HTTPS_PROXY: "http://upper:1", https_proxy: "http://lower:1", NO_PROXY: " " })).toEqual({ http: undefined, https: "http://lower:1", noProxy: undefined });
     expect(proxyFromEnv({ http_proxy: "", HTTP_PROXY: "http://upper:2", no_proxy: "", NO_PROXY: "h" })).toEqual({ http: "http://upper:2", https: undefined, noProxy: "h" });
+    expect(proxyFromEnv({ ALL_PROXY: "socks5h://s:1080", HTTP_PROXY: "http://h:3" })).toEqual({ http: "http://h:3", https: "socks5h://s:1080", noProxy: undefined });
+    expect(proxyFromEnv({ all_proxy: "socks5://lower:1", ALL_PROXY: "socks5://upper:1" })).toEqual({ http: "socks5://lower:1", https: "socks5://lower:1", noProxy: undefined });
     const u = (s: string) => new URL(s);
     expect(bypassesProxy(u("http://a.example.com/"), "example.com")).toBe(true);
     expect(bypassesProxy(u("http://example.com/"), ".example.com")).toBe(true);

@@ -7,6 +7,7 @@
 import net from "node:net";
 import tls from "node:tls";
 import type { ProxyChooser, ProxyServer } from "./proxy.js";
+import { openSocksTunnel } from "./socks.js";
 
 /** Receives what happens on a connection while a request owns it. */
 export interface ConnectionHandler {
@@ -157,7 +158,13 @@ export class ConnectionPool {
     };
     const servername = net.isIP(host) ? undefined : host;
     let socket: net.Socket;
-    if (proxy !== undefined && secure) {
+    if (proxy?.socks !== undefined) {
+      // Through a SOCKS5 proxy: a tunnel to the target, plain or with TLS inside it.
+      const tunnel = await openSocksTunnel(proxy.socks, host, port);
+      socket = secure ? tls.connect({ socket: tunnel, servername, ALPNProtocols: ["http/1.1"], ...this.#tls } as tls.ConnectionOptions) : tunnel;
+      // A socket made before (or wrapping another) ignores `onread`: its reads arrive as "data" chunks.
+      socket.on("data", (chunk: Buffer) => onread.callback(chunk.length, chunk));
+    } else if (proxy !== undefined && secure) {
       // https through a proxy: a CONNECT tunnel, the TLS session to the target inside it.
       const tunnel = await openTunnel(proxy, host, port, this.#tls);
       socket = tls.connect({ socket: tunnel, servername, ALPNProtocols: ["http/1.1"], ...this.#tls } as tls.ConnectionOptions);
@@ -171,7 +178,8 @@ export class ConnectionPool {
         : net.connect({ host, port, noDelay: true, onread });
     }
     socket.setNoDelay(true);
-    const connection: Connection = { socket, reused: false, handler: undefined, origin, proxy: secure ? undefined : proxy };
+    // Absolute-form requests only to an HTTP proxy that is not tunnelling.
+    const connection: Connection = { socket, reused: false, handler: undefined, origin, proxy: secure || proxy?.socks !== undefined ? undefined : proxy };
     let failure: Error | undefined;
     socket.on("error", (error) => {
       failure = error;

@@ -1,14 +1,20 @@
 /**
  * Proxies for nodeFetch: which proxy (if any) a request goes through, from explicit
- * settings or from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, upper or
- * lower case, lower case first, as curl reads them).
+ * settings or from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`,
+ * upper or lower case, lower case first, as curl reads them). HTTP(S) proxies and SOCKS5
+ * (`socks5://`, `socks5h://`) are supported.
  */
+import type { SocksProxy } from "./socks.js";
 
 /** Proxy settings of {@link createNodeFetch}. */
 export interface ProxySettings {
-  /** Proxy for `http:` URLs, e.g. `http://proxy.example:3128` (credentials in the URL become `Proxy-Authorization: Basic`). */
+  /**
+   * Proxy for `http:` URLs, e.g. `http://proxy.example:3128` (credentials in the URL become
+   * `Proxy-Authorization: Basic`) or `socks5h://user:pass@proxy.example:1080` (SOCKS5; with
+   * `socks5h:` the proxy resolves host names, with `socks5:` they are resolved here).
+   */
   http?: string;
-  /** Proxy for `https:` URLs (reached with `CONNECT`, the TLS session to the target inside). */
+  /** Proxy for `https:` URLs (an HTTP proxy is asked to `CONNECT`; the TLS session to the target runs inside the tunnel). */
   https?: string;
   /**
    * Hosts reached directly, comma- or space-separated: `*` (all), a host name (also
@@ -18,7 +24,7 @@ export interface ProxySettings {
   noProxy?: string;
 }
 
-/** The proxy settings in `env` (default `process.env`): `https_proxy`, `http_proxy`, `no_proxy` and their upper-case forms. */
+/** The proxy settings in `env` (default `process.env`): `https_proxy`, `http_proxy`, `all_proxy`, `no_proxy` and their upper-case forms. */
 export function proxyFromEnv(env: Record<string, string | undefined> = process.env): ProxySettings {
   const read = (name: string): string | undefined => {
     // An empty variable counts as unset (lower case first, then upper case).
@@ -26,14 +32,18 @@ export function proxyFromEnv(env: Record<string, string | undefined> = process.e
     const value = lower === undefined || lower === "" ? env[name.toUpperCase()]?.trim() : lower;
     return value === undefined || value === "" ? undefined : value;
   };
-  return { http: read("http_proxy"), https: read("https_proxy"), noProxy: read("no_proxy") };
+  // ALL_PROXY (curl's fallback for every scheme) fills in what the scheme's own variable leaves unset.
+  const all = read("all_proxy");
+  return { http: read("http_proxy") ?? all, https: read("https_proxy") ?? all, noProxy: read("no_proxy") };
 }
 
 /** A proxy as the transport uses it. */
 export interface ProxyServer {
   url: URL;
-  /** `Basic …` from the proxy URL's credentials. */
+  /** `Basic …` from the proxy URL's credentials (HTTP proxies). */
   authorization: string | undefined;
+  /** For `socks5:`/`socks5h:` proxies: how to tunnel through them. */
+  socks?: SocksProxy;
 }
 
 /** Parses a proxy URL (a bare `host:port` is taken as `http://host:port`); a TypeError names the setting, never its credentials. */
@@ -44,8 +54,21 @@ export function parseProxy(value: string, setting: string): ProxyServer {
   } catch {
     throw new TypeError(`${setting} is not a valid proxy URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`${setting}: only http: and https: proxies are supported, got ${url.protocol}`);
   const user = decodeURIComponent(url.username);
+  if (url.protocol === "socks5:" || url.protocol === "socks5h:" || url.protocol === "socks:") {
+    // curl's meanings: socks5h (and plain socks) let the proxy resolve names, socks5 resolves them here.
+    const credentials = user !== "" || url.password !== "";
+    const socks: SocksProxy = {
+      url,
+      remoteDns: url.protocol !== "socks5:",
+      username: credentials ? user : undefined,
+      password: credentials ? decodeURIComponent(url.password) : undefined,
+    };
+    return { url, authorization: undefined, socks };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`${setting}: only http:, https:, socks5: and socks5h: proxies are supported, got ${url.protocol}`);
+  }
   const authorization = user === "" && url.password === "" ? undefined : `Basic ${Buffer.from(`${user}:${decodeURIComponent(url.password)}`).toString("base64")}`;
   return { url, authorization };
 }
