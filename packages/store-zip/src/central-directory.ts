@@ -9,7 +9,7 @@ import { decodeEntryName, normaliseEntryName } from "./entry-names.js";
 import { corrupt, zipError } from "./errors.js";
 import { findExtraField } from "./extra-fields.js";
 import { readLocalDataOffset } from "./local-header.js";
-import type { SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
+import type { CentralRecord, SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
 import {
   CENTRAL_HEADER_SIGNATURE,
   CENTRAL_HEADER_SIZE,
@@ -204,6 +204,7 @@ function parseCentralDirectory(
   // Every local header offset (files, directories, skipped names): the boundaries that
   // tell where each entry's data must end.
   const headers: RawEntry[] = [];
+  const records: CentralRecord[] = [];
   let at = 0;
   let count = 0;
   while (at < cd.length) {
@@ -239,6 +240,7 @@ function parseCentralDirectory(
       if (compressedSize === MAX_U32) compressedSize = take();
       if (offset === MAX_U32) offset = take();
     }
+    const bytes = cd.subarray(at, next);
     at = next;
     count++;
 
@@ -246,6 +248,7 @@ function parseCentralDirectory(
     const normalised = normaliseEntryName(name);
     if (normalised.kind !== "file") {
       headers.push({ offset: localHeaderOffset, entry: undefined });
+      records.push({ bytes, key: undefined, entry: undefined });
       if (normalised.kind === "rejected") skipped.push({ name, reason: normalised.reason });
       continue;
     }
@@ -271,6 +274,7 @@ function parseCentralDirectory(
       dataOffset: undefined,
     };
     headers.push({ offset: localHeaderOffset, entry });
+    records.push({ bytes, key: entry.name, entry });
     if (entries.has(entry.name)) {
       skipped.push({ name, reason: "duplicate name: the later entry wins" });
       // Python's zipfile resolves duplicates the same way.
@@ -283,7 +287,17 @@ function parseCentralDirectory(
     throw corrupt(archive, `the central directory holds ${count} entries but the end record says ${declaredCount}`);
   }
   predictLayout(headers, cdStart);
-  return { entries, skipped, comment, zip64, archiveSize, layoutTrusted: true };
+  return {
+    entries,
+    skipped,
+    comment,
+    zip64,
+    archiveSize,
+    records,
+    centralDirectoryOffset: cdStart,
+    prepended: shift,
+    layoutTrusted: true,
+  };
 }
 
 /**
