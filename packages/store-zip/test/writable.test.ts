@@ -259,7 +259,7 @@ describe("a zip archive opened for writing (in a store)", () => {
     const during = Array.from({ length: 40 }, (_, i) => zip.get(`c/${i}`));
     const results = await Promise.all([...reads, ...during]);
     await compacting;
-    results.forEach((v, j) => expectBytes(v, pattern(200 + (j % 40), (j % 40) + 1), `c/${j % 40}`));
+    for (const [j, v] of results.entries()) expectBytes(v, pattern(200 + (j % 40), (j % 40) + 1), `c/${j % 40}`);
     await zip.close();
     const reader = await reopen(target);
     expect((await reader.open()).keys).toBe(40);
