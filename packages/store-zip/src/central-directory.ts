@@ -301,10 +301,22 @@ function parseCentralDirectory(
 }
 
 /**
+ * How much longer than the central extra field a local extra field may be for the
+ * layout prediction to be believed. Writers differ by a few bytes (Info-ZIP's local
+ * time stamps hold more times; Python puts a 20-byte ZIP64 field in the local header
+ * only). Anything longer is taken for a gap between entries (bytes no entry of the
+ * directory owns: an entry rewritten or deleted by an appending writer), which the
+ * smallest possible entry (30-byte header, 1-byte name) makes at least 31 bytes long.
+ */
+const LOCAL_EXTRA_SLACK = 20;
+
+/**
  * Derives where each entry's data starts from where the next header begins: a writer
  * puts the data right after the local header and the next header right after the data
  * (unless a data descriptor follows, whose size varies). This lets a byte range of a
- * stored entry be read in one request without first reading its local header.
+ * stored entry be read in one request without first reading its local header. When the
+ * space left for the local extra field is more than the central one plus a little,
+ * there may be a gap instead, and the offset is left to the local header.
  */
 function predictLayout(headers: RawEntry[], cdStart: number): void {
   headers.sort((a, b) => a.offset - b.offset);
@@ -316,7 +328,9 @@ function predictLayout(headers: RawEntry[], cdStart: number): void {
       if ((entry.flags & (FLAG_DATA_DESCRIPTOR | FLAG_ENCRYPTED)) === 0) {
         const predicted = boundary - entry.compressedSize;
         const localExtra = predicted - (offset + LOCAL_HEADER_SIZE + entry.nameLength);
-        if (localExtra >= 0 && localExtra <= MAX_U16) entry.predictedDataOffset = predicted;
+        if (localExtra >= 0 && localExtra <= Math.min(MAX_U16, entry.extraLength + LOCAL_EXTRA_SLACK)) {
+          entry.predictedDataOffset = predicted;
+        }
       }
     }
     if (offset < boundary) boundary = offset;

@@ -92,6 +92,26 @@ describe("a zip archive opened for writing (in a store)", () => {
     expect(new TextDecoder().decode(await again.get("later"))).toBe("after compaction");
   });
 
+  it("the read-only ZipStore reads ranges of an uncompacted archive right: stale entries leave gaps between live ones", async () => {
+    const target = new MemoryStore();
+    const zip = await openZipForWriting(target, "w.zip", { mode: "w" });
+    for (let i = 0; i < 10; i++) {
+      await zip.set(`shard/${i}`, pattern(3000, i));
+      await zip.set("zarr.json", utf8(`{"version":${i}}`)); // rewritten each time: a small stale entry after each shard
+      await zip.delete(`gone/${i}`);
+      await zip.set(`gone/${i}`, pattern(40, i));
+      await zip.delete(`gone/${i}`); // deleted: another gap
+    }
+    await zip.set("big", pattern(100_000, 99)); // pushes the shards out of the reader's first (tail) read
+    await zip.close();
+    const reader = await reopen(target);
+    for (let i = 0; i < 10; i++) {
+      expectBytes(await reader.getRange(`shard/${i}`, { offset: 10, length: 20 }), pattern(3000, i).slice(10, 30), `shard/${i}`);
+    }
+    expect(new TextDecoder().decode(await reader.get("zarr.json"))).toBe('{"version":9}');
+    expect(await collect(reader.list())).toEqual([...Array.from({ length: 10 }, (_, i) => `shard/${i}`), "big", "zarr.json"].sort());
+  });
+
   it("delete and deletePrefix drop keys from reads, listings and the directory", async () => {
     const target = new MemoryStore();
     const zip = await openZipForWriting(target, "w.zip", { mode: "w" });
