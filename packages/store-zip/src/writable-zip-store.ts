@@ -494,7 +494,8 @@ export class WritableZipStore implements ReadableStore, WritableStore, ListableS
   /**
    * Writes the central directory (only the newest entry of each key, and not deleted
    * keys; ZIP64 records when needed), commits the archive and releases it. An archive
-   * opened in mode `"a"` and not changed is left as it was. Calling it again does nothing.
+   * opened in mode `"a"` and not changed is left as it was (unless its directory named a
+   * key twice: then it is rewritten without the earlier entry). Calling it again does nothing.
    */
   async close(): Promise<ZipFlushSummary> {
     return this.#serial(async () => {

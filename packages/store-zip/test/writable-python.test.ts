@@ -130,4 +130,26 @@ describe("an archive Python's zipfile wrote, appended to by us, read back by Pyt
     expect(compacted.names).not.toContain("folder/"); // compaction keeps keys only
     expect(compacted.comment).toBe("written by python");
   });
+
+  it("an archive with duplicate names (Python warns but writes them): closing it unchanged keeps only the later entry", async () => {
+    requirePythonZarr();
+    const dir = tempDir();
+    const file = path.join(dir, "dup.zip");
+    python(
+      `import sys, warnings, zipfile
+warnings.simplefilter("ignore")
+with zipfile.ZipFile(sys.stdin.read(), "w") as zf:
+    zf.writestr("k", b"first")
+    zf.writestr("other", b"o")
+    zf.writestr("k", b"second")`,
+      file,
+    );
+    const before = python(`import sys, zipfile; print(zipfile.ZipFile(sys.stdin.read()).namelist())`, file);
+    expect(before.trim()).toBe("['k', 'other', 'k']");
+    const zip = await openZipFileForWriting(file);
+    expect(new TextDecoder().decode(await zip.get("k"))).toBe("second");
+    await zip.close(); // no change but the duplicate: the directory is rewritten without it
+    const view = readWithPython(file);
+    expectPythonSees(view, { k: utf8("second"), other: utf8("o") });
+  });
 });
