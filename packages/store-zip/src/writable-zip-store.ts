@@ -209,7 +209,8 @@ export class WritableZipStore implements ReadableStore, WritableStore, ListableS
         kept: record.bytes,
       });
     }
-    this.#dirty = directory.skipped.some((s) => s.reason.startsWith("duplicate"));
+    // A key named twice in the old directory: the rewritten directory drops the earlier entry.
+    this.#dirty = directory.records.filter((r) => r.key !== undefined).length !== this.#entries.size;
     this.#end = directory.centralDirectoryOffset;
     this.#directoryOnDisk = true;
   }

@@ -216,6 +216,11 @@ describe("a zip archive opened for writing (in a store)", () => {
     await target.set("text.zip", utf8("this is not a zip archive at all"));
     const error = await rejectsWith(openZipForWriting(target, "text.zip", { mode: "a" }), "CODEC_FAILED");
     expect(error.message).toContain('"text.zip"');
+    const zipped = await zipBytes({ k: utf8("v") });
+    await target.set("stub.zip", Buffer.concat([new Uint8Array(100).fill(0x4d), zipped])); // a self-extracting stub
+    expect(new TextDecoder().decode(await new ZipStore(target, "stub.zip").get("k"))).toBe("v"); // readable...
+    const stub = await rejectsWith(openZipForWriting(target, "stub.zip"), "UNSUPPORTED"); // ...but not appended to
+    expect(stub.message).toContain("100 bytes before it");
     await rejectsWith(openZipForWriting(target, "w.zip", { mode: "r" as "w" }), "INVALID_ARGUMENT");
     await rejectsWith(openZipForWriting(target, "w.zip", { compression: "zstd" as "stored" }), "INVALID_ARGUMENT");
     await rejectsWith(openZipForWriting(target, "", {}), "INVALID_ARGUMENT");
