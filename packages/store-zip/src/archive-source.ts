@@ -3,7 +3,7 @@
  * has them, otherwise the whole archive read once and kept. Every method here is at most
  * one request to the source, so callers can count (and tests can check) requests.
  */
-import { asZarrError, type ReadIntoRange, type ReadableStore, throwIfAborted } from "@zarr/spec";
+import { asZarrError, type ReadableStore, type ReadIntoRange, throwIfAborted } from "@zarr/spec";
 import { corrupt, zipError } from "./errors.js";
 
 /** The archive value `key` of `source`, read by absolute byte positions. */

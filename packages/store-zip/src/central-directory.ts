@@ -9,7 +9,7 @@ import { decodeEntryName, normaliseEntryName } from "./entry-names.js";
 import { corrupt, zipError } from "./errors.js";
 import { findExtraField } from "./extra-fields.js";
 import { readLocalDataOffset } from "./local-header.js";
-import type { SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
+import type { CentralRecord, SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
 import {
   CENTRAL_HEADER_SIGNATURE,
   CENTRAL_HEADER_SIZE,
@@ -204,6 +204,7 @@ function parseCentralDirectory(
   // Every local header offset (files, directories, skipped names): the boundaries that
   // tell where each entry's data must end.
   const headers: RawEntry[] = [];
+  const records: CentralRecord[] = [];
   let at = 0;
   let count = 0;
   while (at < cd.length) {
@@ -239,6 +240,7 @@ function parseCentralDirectory(
       if (compressedSize === MAX_U32) compressedSize = take();
       if (offset === MAX_U32) offset = take();
     }
+    const bytes = cd.subarray(at, next);
     at = next;
     count++;
 
@@ -246,6 +248,7 @@ function parseCentralDirectory(
     const normalised = normaliseEntryName(name);
     if (normalised.kind !== "file") {
       headers.push({ offset: localHeaderOffset, entry: undefined });
+      records.push({ bytes, key: undefined, entry: undefined });
       if (normalised.kind === "rejected") skipped.push({ name, reason: normalised.reason });
       continue;
     }
@@ -271,6 +274,7 @@ function parseCentralDirectory(
       dataOffset: undefined,
     };
     headers.push({ offset: localHeaderOffset, entry });
+    records.push({ bytes, key: entry.name, entry });
     if (entries.has(entry.name)) {
       skipped.push({ name, reason: "duplicate name: the later entry wins" });
       // Python's zipfile resolves duplicates the same way.
@@ -283,14 +287,36 @@ function parseCentralDirectory(
     throw corrupt(archive, `the central directory holds ${count} entries but the end record says ${declaredCount}`);
   }
   predictLayout(headers, cdStart);
-  return { entries, skipped, comment, zip64, archiveSize, layoutTrusted: true };
+  return {
+    entries,
+    skipped,
+    comment,
+    zip64,
+    archiveSize,
+    records,
+    centralDirectoryOffset: cdStart,
+    prepended: shift,
+    layoutTrusted: true,
+  };
 }
+
+/**
+ * How much longer than the central extra field a local extra field may be for the
+ * layout prediction to be believed. Writers differ by a few bytes (Info-ZIP's local
+ * time stamps hold more times; Python puts a 20-byte ZIP64 field in the local header
+ * only). Anything longer is taken for a gap between entries (bytes no entry of the
+ * directory owns: an entry rewritten or deleted by an appending writer), which the
+ * smallest possible entry (30-byte header, 1-byte name) makes at least 31 bytes long.
+ */
+const LOCAL_EXTRA_SLACK = 20;
 
 /**
  * Derives where each entry's data starts from where the next header begins: a writer
  * puts the data right after the local header and the next header right after the data
  * (unless a data descriptor follows, whose size varies). This lets a byte range of a
- * stored entry be read in one request without first reading its local header.
+ * stored entry be read in one request without first reading its local header. When the
+ * space left for the local extra field is more than the central one plus a little,
+ * there may be a gap instead, and the offset is left to the local header.
  */
 function predictLayout(headers: RawEntry[], cdStart: number): void {
   headers.sort((a, b) => a.offset - b.offset);
@@ -302,7 +328,9 @@ function predictLayout(headers: RawEntry[], cdStart: number): void {
       if ((entry.flags & (FLAG_DATA_DESCRIPTOR | FLAG_ENCRYPTED)) === 0) {
         const predicted = boundary - entry.compressedSize;
         const localExtra = predicted - (offset + LOCAL_HEADER_SIZE + entry.nameLength);
-        if (localExtra >= 0 && localExtra <= MAX_U16) entry.predictedDataOffset = predicted;
+        if (localExtra >= 0 && localExtra <= Math.min(MAX_U16, entry.extraLength + LOCAL_EXTRA_SLACK)) {
+          entry.predictedDataOffset = predicted;
+        }
       }
     }
     if (offset < boundary) boundary = offset;

@@ -1,8 +1,8 @@
 /** Turning an entry's compressed bytes into its contents: stored or deflate, CRC-checked. */
 import { inflateSync } from "fflate";
-import type { ZipEntry } from "./zip-directory.js";
 import { crc32 } from "./crc32.js";
 import { corrupt, zipError } from "./errors.js";
+import type { ZipEntry } from "./zip-directory.js";
 import { describeMethod, FLAG_ENCRYPTED, FLAG_STRONG_ENCRYPTION, METHOD_DEFLATED, METHOD_STORED } from "./zip-format.js";
 
 /**
@@ -11,8 +11,11 @@ import { describeMethod, FLAG_ENCRYPTED, FLAG_STRONG_ENCRYPTION, METHOD_DEFLATED
  */
 const MAX_DEFLATE_RATIO = 1032;
 
+/** What decoding an entry needs to know of it (a directory entry, or one a writer just added). */
+export type DecodableEntry = Pick<ZipEntry, "method" | "flags" | "crc32" | "compressedSize" | "uncompressedSize">;
+
 /** Throws `UNSUPPORTED` for encrypted entries and compression methods other than stored and deflate. */
-export function checkReadable(archive: string, key: string, entry: ZipEntry): void {
+export function checkReadable(archive: string, key: string, entry: DecodableEntry): void {
   if (entry.flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) || entry.method === 99) {
     throw zipError("UNSUPPORTED", archive, "encrypted entries are not supported", key);
   }
@@ -39,7 +42,7 @@ export function checkReadable(archive: string, key: string, entry: ZipEntry): vo
  * Decompresses (deflate) or passes through (stored) the entry's bytes and verifies the
  * CRC-32. Stored bytes are returned as given (a view); inflated bytes are a new array.
  */
-export function decodeEntryData(archive: string, key: string, entry: ZipEntry, data: Uint8Array): Uint8Array {
+export function decodeEntryData(archive: string, key: string, entry: DecodableEntry, data: Uint8Array): Uint8Array {
   const size = entry.uncompressedSize;
   let out: Uint8Array;
   if (entry.method === METHOD_STORED) {

@@ -37,6 +37,19 @@ export interface SkippedEntry {
   reason: string;
 }
 
+/**
+ * One central directory header as it stands in the archive (files, directories and
+ * skipped names alike), so a writer appending to the archive can keep it verbatim.
+ */
+export interface CentralRecord {
+  /** The raw header: fixed fields, name, extra field and comment. */
+  readonly bytes: Uint8Array;
+  /** The store key it serves (before any store prefix is removed), or `undefined` for directories and skipped names. */
+  readonly key: string | undefined;
+  /** The parsed entry when `key` is set. */
+  readonly entry: ZipEntry | undefined;
+}
+
 /** The parsed central directory. */
 export interface ZipDirectory {
   /** File entries by normalised name. */
@@ -49,6 +62,12 @@ export interface ZipDirectory {
   readonly zip64: boolean;
   /** Size of the archive value in bytes. */
   readonly archiveSize: number;
+  /** Every central directory header, in directory order. */
+  readonly records: readonly CentralRecord[];
+  /** Absolute offset of the central directory (where an appending writer starts). */
+  readonly centralDirectoryOffset: number;
+  /** Bytes before the archive proper (a self-extracting stub); directory offsets are relative to them. */
+  readonly prepended: number;
   /**
    * False once a local header contradicted a layout prediction: from then on data
    * offsets come only from local headers.

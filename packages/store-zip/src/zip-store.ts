@@ -7,10 +7,10 @@ import {
   type ByteRange,
   type DirListing,
   type ListableStore,
-  type ReadIntoRange,
   type ReadableStore,
-  type StoreRequestOptions,
+  type ReadIntoRange,
   resolveByteRange,
+  type StoreRequestOptions,
   throwIfAborted,
   validateKey,
   validatePrefix,
@@ -19,6 +19,7 @@ import {
 import { ArchiveSource } from "./archive-source.js";
 import { readDirectory } from "./central-directory.js";
 import { checkReadable, decodeEntryData } from "./entry-data.js";
+import { buildDirs, type DirLevels, dirListing, keysWithPrefix } from "./listing.js";
 import { dataOffsetOf, readHeaderAndData } from "./local-header.js";
 import type { SkippedEntry, ZipDirectory, ZipEntry } from "./zip-directory.js";
 import { METHOD_STORED } from "./zip-format.js";
@@ -71,7 +72,7 @@ interface OpenArchive {
   /** Sorted store keys. */
   sorted: string[];
   /** One level of listing per prefix (`""`, `"a/"`...), built on the first `listDir`. */
-  dirs: Map<string, { keys: string[]; prefixes: Set<string> }> | undefined;
+  dirs: DirLevels | undefined;
 }
 
 function normalisePrefix(prefix: string): string {
@@ -330,16 +331,7 @@ export class ZipStore implements ReadableStore, ListableStore {
   /** Every key starting with `prefix` (sorted). */
   async *listPrefix(prefix: string, options?: StoreRequestOptions): AsyncIterable<string> {
     const a = await this.#load(options?.signal);
-    const keys = a.sorted;
-    // Binary search for the first key >= prefix; matching keys follow contiguously.
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < keys.length && keys[i].startsWith(prefix); i++) yield keys[i];
+    yield* keysWithPrefix(a.sorted, prefix);
   }
 
   /** Keys and child prefixes one level under `prefix` (`""` or ending in `/`). */
@@ -347,8 +339,7 @@ export class ZipStore implements ReadableStore, ListableStore {
     validatePrefix(prefix);
     const a = await this.#load(options?.signal);
     a.dirs ??= buildDirs(a.sorted);
-    const level = a.dirs.get(prefix);
-    return level === undefined ? { keys: [], prefixes: [] } : { keys: level.keys.slice(), prefixes: [...level.prefixes].sort() };
+    return dirListing(a.dirs, prefix);
   }
 }
 
@@ -370,29 +361,4 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
       },
     );
   });
-}
-
-/** One listing level per folder, from the sorted keys (so every list comes out sorted). */
-function buildDirs(sorted: readonly string[]): Map<string, { keys: string[]; prefixes: Set<string> }> {
-  const dirs = new Map<string, { keys: string[]; prefixes: Set<string> }>();
-  const level = (p: string) => {
-    let l = dirs.get(p);
-    if (l === undefined) {
-      l = { keys: [], prefixes: new Set() };
-      dirs.set(p, l);
-    }
-    return l;
-  };
-  level("");
-  for (const key of sorted) {
-    let start = 0;
-    let slash = key.indexOf("/");
-    while (slash >= 0) {
-      level(key.slice(0, start)).prefixes.add(key.slice(start, slash));
-      start = slash + 1;
-      slash = key.indexOf("/", start);
-    }
-    level(key.slice(0, start)).keys.push(key.slice(start));
-  }
-  return dirs;
 }

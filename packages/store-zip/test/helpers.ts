@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import {
   type ByteRange,
-  type ReadIntoRange,
   type ReadableStore,
+  type ReadIntoRange,
   resolveByteRange,
   type StoreRequestOptions,
   ZarrError,

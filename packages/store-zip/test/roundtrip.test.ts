@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { writeZip, ZipStore } from "../src/index.js";
 import { writeZipFile } from "../src/node.js";
-import { BytesStore, collect, CountingStore, expectBytes, tempDir } from "./helpers.js";
+import { BytesStore, CountingStore, collect, expectBytes, tempDir } from "./helpers.js";
 
 async function buildHierarchy(root: string): Promise<FileSystemStore> {
   const store = new FileSystemStore(root);
