@@ -82,3 +82,38 @@ describe("@zarr/geozarr helpers read @zarr/all's zstd data without a registry", 
     expect((await get(await openArray(store, "b04"), null)).data[0]).toBe(7);
   });
 });
+
+describe("buildPyramid with a worker pool", () => {
+  it("decodes and encodes chunks on the pool and writes the same bytes as without it", async () => {
+    const { createWorkerPool } = await import("../src/workers.js");
+    const pool = createWorkerPool({ size: 2 });
+    try {
+      const n = 512;
+      const source = new MemoryStore();
+      await createDataset(source, "", { crs: { code: "EPSG:32633" }, spatial: { dimensions: ["y", "x"], transform: TRANSFORM, shape: [n, n] } });
+      // 256×256 float32 zstd chunks (256 KiB): worth a worker.
+      const band = await createArray(source, "b04", { shape: [n, n], chunkShape: [256, 256], dataType: "float32", dimensionNames: ["y", "x"], fillValue: 0 });
+      await set(band, null, Float32Array.from({ length: n * n }, (_, i) => Math.sin(i / 97) * 1000 + (i % 13)));
+      let calls = 0;
+      const counting = {
+        size: pool.size,
+        run: (...args: Parameters<typeof pool.run>) => {
+          calls++;
+          return pool.run(...args);
+        },
+        close: () => pool.close(),
+      };
+      const options = { factors: [2], minSize: 128, chunkShape: [256, 256] as [number, number], resampling: "average" as const, concurrency: 2 };
+      const alone = new MemoryStore();
+      const pooled = new MemoryStore();
+      await buildPyramid(source, alone, options);
+      await buildPyramid(source, pooled, { ...options, workers: counting });
+      // Level 0 (4 chunks) and the ×2 level (1 chunk) were read and written: tasks went to the pool.
+      expect(calls).toBeGreaterThanOrEqual(8);
+      expect(pooled.keys()).toEqual(alone.keys());
+      for (const key of alone.keys()) expect(Buffer.compare(Buffer.from((await pooled.get(key)) as Uint8Array), Buffer.from((await alone.get(key)) as Uint8Array)), key).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -112,12 +112,15 @@ export const USAGE: Record<string, string> = {
                        [--min-size 256] [--chunks R,C] [--shards R,C] [--nodata N|fill_value]
                        [--variables a,b] [--src-path P] [--dst-path P] [--zarr-format 2|3]
                        [--gdal-crs|--no-gdal-crs] [--conventions v1|v0.1] [--overwrite] [-j N]
+                       [--workers N]
       build a Multiscale Dataset from the Dataset at SRC (methods: average, nearest, mode,
       min, max, sum, or), streaming chunk by chunk; a progress bar on a terminal. Every
       level is reduced from the full-resolution blocks (exact with NaN/nodata).
       --zarr-format 2 writes Zarr v2 with _ARRAY_DIMENSIONS and GDAL's _CRS (what GDAL 3.6
       reads; no --shards); --gdal-crs adds _CRS to Zarr v3, --no-gdal-crs leaves it out;
-      --conventions v0.1 declares the conventions' v0.1 tags instead of the mini-spec's v1
+      --conventions v0.1 declares the conventions' v0.1 tags instead of the mini-spec's v1;
+      -j N chunks of the levels built at once (default 4); --workers N threads decode and
+      encode chunks (default: one per core; 0: none)
   zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]
       rewrite older declarations (v0.1, branch heads, geo-proj 0.1.0 and its geo
       dictionary) in the mini-spec's v1 form (--conventions v0.1: in v0.1's), and convert
@@ -126,11 +129,12 @@ export const USAGE: Record<string, string> = {
   zarr geozarr from-geotiff IN.tif DST [PATH] [--chunks R,C] [--pyramid] [--factors 2]
                        [--resampling average] [--min-size 256] [--zarr-format 2|3] [--crs EPSG:N]
                        [--gdal-crs|--no-gdal-crs] [--conventions v1|v0.1] [--overwrite] [--json]
+                       [--workers N]
       import a GeoTIFF as a GeoZarr Dataset (one array per band, y/x coordinates, proj:code,
       spatial:transform, GDAL nodata as fill value), read window by window; --pyramid makes
       a Multiscale Dataset (level 0 the full resolution); --crs for a user-defined CRS.
       --zarr-format 2 writes Zarr v2 with GDAL's _CRS on every band (GDAL 3.6 reads it);
-      --conventions as for pyramid`,
+      --conventions and --workers as for pyramid`,
 };
 
 /** The general usage. */

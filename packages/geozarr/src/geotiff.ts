@@ -6,7 +6,7 @@
  * window by window, so memory holds a few chunks, never the whole raster.
  */
 import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, type ZarrArray } from "@zarr/core";
-import { isWritable, type JsonObject, type JsonValue, type Store, type TypedArray, throwIfAborted, ZarrError } from "@zarr/spec";
+import { isWritable, type JsonObject, type JsonValue, type Store, type TypedArray, throwIfAborted, type WorkerPool, ZarrError } from "@zarr/spec";
 import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geotiff";
 import type { Affine } from "./affine.js";
 import { determinant, isAffine, isAxisAligned } from "./affine.js";
@@ -26,7 +26,7 @@ export interface GeoTiffProgress {
 /** Pyramid options of {@link importGeoTiff} (the source, target and writer are set by the import). */
 export type GeoTiffPyramidOptions = Omit<
   PyramidOptions,
-  "sourcePath" | "targetPath" | "writer" | "registry" | "signal" | "onProgress" | "overwrite" | "consolidate" | "sourceIsLevelZero"
+  "sourcePath" | "targetPath" | "writer" | "registry" | "signal" | "workers" | "onProgress" | "overwrite" | "consolidate" | "sourceIsLevelZero"
 >;
 
 /** Options of {@link importGeoTiff}. */
@@ -62,6 +62,8 @@ export interface GeoTiffImportOptions extends ConventionsOption {
   consolidate?: boolean;
   registry?: Registry;
   signal?: AbortSignal;
+  /** A worker pool (`createWorkerPool` from `@zarr/core/workers`) that encodes the bands' chunks (and the pyramid's) off the calling thread. */
+  workers?: WorkerPool;
   onProgress?: (progress: GeoTiffProgress) => void;
 }
 
@@ -461,6 +463,7 @@ export async function importGeoTiff(
         writer: keepChildrenWriter(writer, base),
         registry: options.registry,
         signal,
+        workers: options.workers,
         onProgress: (p) => options.onProgress?.({ phase: "pyramid", done: p.done, total: p.total }),
       });
       if (!levelZeroInPlace) {
@@ -568,7 +571,7 @@ async function copyPixels(image: GeoTIFFImage, arrays: ZarrArray[], info: GeoTif
           if (data === undefined || data.length !== shape[0] * shape[1]) {
             fail("INVALID_ARGUMENT", file, `band ${samples[k] + 1} decoded to ${data?.length ?? 0} values for a ${shape[0]}×${shape[1]} window`);
           }
-          await set(arrays[samples[k]], [slice(r0, r1), slice(c0, c1)], { data, shape }, { signal });
+          await set(arrays[samples[k]], [slice(r0, r1), slice(c0, c1)], { data, shape }, { signal, workers: options.workers });
         }
         done++;
         options.onProgress?.({ phase: "read", done, total });

@@ -30,6 +30,7 @@ import {
   type Store,
   type TypedArray,
   throwIfAborted,
+  type WorkerPool,
   ZarrError,
 } from "@zarr/spec";
 import type { Affine } from "./affine.js";
@@ -140,6 +141,12 @@ export interface PyramidOptions extends ConventionsOption {
    */
   registry?: Registry;
   signal?: AbortSignal;
+  /**
+   * A worker pool (`createWorkerPool` from `@zarr/core/workers`) that decodes the source's
+   * chunks and encodes the levels' chunks off the calling thread, as `get`/`set` take it.
+   * The reductions themselves run on the calling thread.
+   */
+  workers?: WorkerPool;
   onProgress?: (progress: PyramidProgress) => void;
 }
 
@@ -302,6 +309,7 @@ function resolveMethod(options: PyramidOptions, v: GeoNode, array: ZarrArray): R
  */
 export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
   const signal = options.signal;
+  const io: ChunkIo = { signal, workers: options.workers };
   throwIfAborted(signal);
   const budget = options.readBudget ?? SOURCE_BUDGET;
   if (!(budget >= 1)) throw new ZarrError("INVALID_ARGUMENT", `readBudget must be ≥ 1 (source samples per read), got ${budget}`);
@@ -427,7 +435,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
     } else {
       await writeCoordinatesWith(writer, target, lpath, geoSpatial);
     }
-    for (const aux of copyAux) await copyWhole(srcStore, h.storePath(aux.path), writer, target, joinRelative(lpath, aux.name), aux, registry, signal);
+    for (const aux of copyAux) await copyWhole(srcStore, h.storePath(aux.path), writer, target, joinRelative(lpath, aux.name), aux, registry, io);
     const arrays: ZarrArray[] = [];
     for (const v of variables) {
       const shape = v.array.shape.slice();
@@ -474,7 +482,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
       const factor = levels[li].cumulative;
       const tasks = chunkWindows(dst);
       await runPool(tasks, concurrency, signal, async (win) => {
-        await processWindow(src, dst, win, v, factor, budget, signal);
+        await processWindow(src, dst, win, v, factor, budget, io);
         done++;
         options.onProgress?.({ done, total, level: li, variable: v.name });
       });
@@ -600,8 +608,14 @@ async function writeCoordinatesWith(
   }
 }
 
-async function copyWhole(srcStore: Store, srcPath: string, writer: PyramidWriter, store: Store, path: string, node: GeoNode, registry: Registry | undefined, signal?: AbortSignal): Promise<void> {
-  const src = await openArray(srcStore, srcPath, { registry, signal });
+/** What every chunk read and write of a pyramid passes on: cancellation and the worker pool. */
+interface ChunkIo {
+  signal?: AbortSignal;
+  workers?: WorkerPool;
+}
+
+async function copyWhole(srcStore: Store, srcPath: string, writer: PyramidWriter, store: Store, path: string, node: GeoNode, registry: Registry | undefined, io: ChunkIo): Promise<void> {
+  const src = await openArray(srcStore, srcPath, { registry, signal: io.signal });
   const dst = await writer.createArray(store, path, {
     shape: src.shape.slice(),
     chunkShape: src.chunkShape?.slice() ?? src.shape.slice(),
@@ -611,8 +625,8 @@ async function copyWhole(srcStore: Store, srcPath: string, writer: PyramidWriter
     attributes: carriedAttributes(node.attributes),
     codecs: innerCodecs(src),
   });
-  const values = await get(src, null, { signal });
-  await set(dst, null, values, { signal });
+  const values = await get(src, null, io);
+  await set(dst, null, values, io);
 }
 
 /** One destination chunk: `[start, stop)` per dimension. */
@@ -705,10 +719,11 @@ function sourcePieces(rows: readonly [number, number], cols: readonly [number, n
  * pixel is the reduction of its whole `factor × factor` source block (the level's total
  * factor), read piece by piece within `budget` samples. With factor 1 it is a copy.
  */
-async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Variable, factor: number, budget: number, signal?: AbortSignal): Promise<void> {
+async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Variable, factor: number, budget: number, io: ChunkIo): Promise<void> {
+  const signal = io.signal;
   if (factor === 1) {
-    const block = await get(src, win.map(([a, b]) => slice(a, b)), { signal });
-    await set(dst, win.map(([a, b]) => slice(a, b)), block, { signal });
+    const block = await get(src, win.map(([a, b]) => slice(a, b)), io);
+    await set(dst, win.map(([a, b]) => slice(a, b)), block, io);
     return;
   }
   const outShape = win.map(([a, b]) => b - a);
@@ -727,7 +742,7 @@ async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Var
       if (d !== v.yAxis && d !== v.xAxis) return slice(p0, p1);
       return slice(p0 * factor, Math.min(src.shape[d], p1 * factor));
     });
-    const block = await get(src, selection, { signal });
+    const block = await get(src, selection, io);
     const inStride = cStrides(block.shape);
     // Every combination of the non-spatial indices is one plane.
     const others = block.shape.map((_, d) => d).filter((d) => d !== v.yAxis && d !== v.xAxis);
@@ -766,5 +781,5 @@ async function processWindow(src: ZarrArray, dst: ZarrArray, win: Window, v: Var
     }
   }
   throwIfAborted(signal);
-  await set(dst, win.map(([a, b]) => slice(a, b)), { data: out, shape: outShape }, { signal });
+  await set(dst, win.map(([a, b]) => slice(a, b)), { data: out, shape: outShape }, io);
 }

@@ -10,6 +10,7 @@ import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
+import { withWorkerPool, workerCount } from "../../workers.js";
 import { fmt, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
@@ -27,6 +28,7 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
     crs: { type: "string" },
     overwrite: { type: "boolean" },
     json: { type: "boolean" },
+    workers: { type: "string" },
   });
   if (values.help) {
     await io.write(`${USAGE.geozarr}\n`);
@@ -59,10 +61,13 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
   // Loaded on demand: the geotiff decoder is only needed by this subcommand.
   const { importGeoTiff } = await import("@zarr/geozarr/geotiff");
   const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
+  const poolSize = workerCount("geozarr", values.workers);
   const progress = terminalProgress("chunks");
   options.onProgress = (p) => progress?.update(p.done, p.total, undefined, p.phase === "read" ? "reading" : "pyramid");
   await interruptible(async (signal) => {
-    const result = await importGeoTiff(positionals[0], dst, normalizePath(positionals[2] ?? ""), { ...options, signal });
+    const result = await withWorkerPool(poolSize, (workers) =>
+      importGeoTiff(positionals[0], dst, normalizePath(positionals[2] ?? ""), { ...options, signal, workers }),
+    );
     progress?.end();
     if (values.json) {
       await io.write(`${stringifyJson(result as unknown as JsonObject, 2)}\n`);

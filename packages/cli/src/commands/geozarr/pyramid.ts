@@ -8,6 +8,7 @@ import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
+import { withWorkerPool, workerCount } from "../../workers.js";
 import { interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr pyramid SRC DST`. */
@@ -28,6 +29,7 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
     "zarr-format": { type: "string" },
     overwrite: { type: "boolean" },
     concurrency: { type: "string", short: "j" },
+    workers: { type: "string" },
   });
   if (values.help) {
     await io.write(`${USAGE.geozarr}\n`);
@@ -62,10 +64,11 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   const src = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
   const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry });
+  const poolSize = workerCount("geozarr", values.workers);
   const progress = terminalProgress("chunks");
   options.onProgress = (p) => progress?.update(p.done, p.total, undefined, `level ${p.level} ${p.variable}`);
   await interruptible(async (signal) => {
-    const result = await buildPyramid(h, dst, { ...options, signal });
+    const result = await withWorkerPool(poolSize, (workers) => buildPyramid(h, dst, { ...options, signal, workers }));
     progress?.end();
     const lines = [`wrote ${result.levels.length} level(s) of ${result.variables.length} variable(s) to ${positionals[1]}${result.path === "" ? "" : `/${result.path}`} (Zarr v${result.format}):`];
     for (const l of result.levels) {
