@@ -236,6 +236,9 @@ describe("setCoordinates and setMask", () => {
     const got = await all(arr);
     expect([got[38], got[39], got[46], got[47]]).toEqual([2, 1, 4, 3]);
     expect(got.filter((v, i) => v !== i).length).toBe(4);
+    // the chunk's elements outside the array are stored as the fill value (5), not left over from a buffer
+    const raw = (await store.get("a/c/1/2")) as Uint8Array;
+    expect(Array.from(new Int32Array(raw.slice().buffer))).toEqual([2, 1, 5, 4, 3, 5, 5, 5, 5, 5, 5, 5]);
   });
 
   it("lets the last of repeated points win, as NumPy does", async () => {
