@@ -28,69 +28,146 @@ export interface PointChunk {
 /**
  * The chunks `resolved` touches, each with its points in selection order (so that of
  * repeated points the last one is written last), chunks in order of first appearance.
+ * Two passes over the points in order (no random access into the coordinate lists, which
+ * may hold millions): one finds each point's chunk, the other copies the points'
+ * chunk-local indices, grouped by chunk, into one buffer per dimension.
  */
 export function groupPointsByChunk(resolved: ResolvedPoints, grid: ChunkGrid, shape: readonly number[]): PointChunk[] {
   const { coords, count } = resolved;
   const ndim = shape.length;
   // A chunk's linear index in C order over the grid identifies it (exact below 2^53 chunks).
   const gridStrides = new Array<number>(ndim);
-  for (let d = ndim - 1, s = 1; d >= 0; d--) {
-    gridStrides[d] = s;
-    s *= grid.dims[d].count;
+  let chunksInGrid = 1;
+  for (let d = ndim - 1; d >= 0; d--) {
+    gridStrides[d] = chunksInGrid;
+    chunksInGrid *= grid.dims[d].count;
   }
-  const members = new Map<number, number[]>();
+  // Chunk → group: a table when the grid is not much larger than the selection, else a map.
+  const table = chunksInGrid <= Math.max(1 << 16, 4 * count) ? new Int32Array(chunksInGrid).fill(-1) : undefined;
+  const map = table === undefined ? new Map<number, number>() : undefined;
+  const groupOf = new Int32Array(count);
+  const sizes: number[] = [];
+  const firstPoints: number[] = [];
   for (let p = 0; p < count; p++) {
     let linear = 0;
     for (let d = 0; d < ndim; d++) linear += grid.dims[d].chunkOf(coords[d][p]) * gridStrides[d];
-    const list = members.get(linear);
-    if (list === undefined) members.set(linear, [p]);
-    else list.push(p);
+    let g = table !== undefined ? table[linear] : (map?.get(linear) ?? -1);
+    if (g < 0) {
+      g = sizes.length;
+      if (table !== undefined) table[linear] = g;
+      else map?.set(linear, g);
+      sizes.push(0);
+      firstPoints.push(p);
+    }
+    groupOf[p] = g;
+    sizes[g]++;
+  }
+  const groups = sizes.length;
+  const chunkCoords = firstPoints.map((p) => coords.map((c, d) => grid.dims[d].chunkOf(c[p])));
+  const starts = coords.map((_, d) => Float64Array.from(chunkCoords, (cc) => grid.dims[d].start(cc[d])));
+  const offsets = new Float64Array(groups + 1);
+  for (let g = 0; g < groups; g++) offsets[g + 1] = offsets[g] + sizes[g];
+  const next = offsets.slice(0, groups);
+  const points = new Float64Array(count);
+  const local = coords.map(() => new Float64Array(count));
+  for (let p = 0; p < count; p++) {
+    const g = groupOf[p];
+    const o = next[g]++;
+    points[o] = p;
+    for (let d = 0; d < ndim; d++) local[d][o] = coords[d][p] - starts[d][g];
   }
   const out: PointChunk[] = [];
-  for (const list of members.values()) out.push(describeChunk(list, resolved, grid, shape));
+  for (let g = 0; g < groups; g++) {
+    const a = offsets[g];
+    const b = offsets[g + 1];
+    const chunkStarts = starts.map((s) => s[g]);
+    out.push(
+      describeChunk(
+        chunkCoords[g],
+        points.subarray(a, b),
+        local.map((l) => l.subarray(a, b)),
+        grid.chunkShape(chunkCoords[g]),
+        chunkStarts,
+        shape,
+      ),
+    );
+  }
   return out;
 }
 
-function describeChunk(list: number[], resolved: ResolvedPoints, grid: ChunkGrid, shape: readonly number[]): PointChunk {
+/** One chunk's block and its points' positions, from the points' chunk-local indices per dimension. */
+function describeChunk(
+  coords: number[],
+  points: Float64Array,
+  local: Float64Array[],
+  chunkShape: readonly number[],
+  starts: readonly number[],
+  shape: readonly number[],
+): PointChunk {
   const ndim = shape.length;
-  const first = list[0];
-  const chunkCoords = new Array<number>(ndim);
-  const starts = new Array<number>(ndim);
-  for (let d = 0; d < ndim; d++) {
-    chunkCoords[d] = grid.dims[d].chunkOf(resolved.coords[d][first]);
-    starts[d] = grid.dims[d].start(chunkCoords[d]);
-  }
-  const chunkShape = grid.chunkShape(chunkCoords);
-  const n = list.length;
+  const n = points.length;
   const block: Float64Array[] = [];
-  const blockPos: Map<number, number>[] = [];
+  // Per dimension, each point's position in the block along it.
+  const posAlong: Float64Array[] = [];
   let covers = true;
   for (let d = 0; d < ndim; d++) {
-    const distinct = new Set<number>();
-    for (const p of list) distinct.add(resolved.coords[d][p] - starts[d]);
-    const sorted = Float64Array.from(distinct).sort();
-    block.push(sorted);
-    blockPos.push(new Map(Array.from(sorted, (v, i) => [v, i])));
+    const { distinct, positions } = distinctPositions(local[d], chunkShape[d]);
+    block.push(distinct);
+    posAlong.push(positions);
     // Every in-array position along d is some point's index along d.
-    const inArray = Math.min(chunkShape[d], shape[d] - starts[d]);
-    covers &&= sorted.length === inArray;
+    covers &&= distinct.length === Math.min(chunkShape[d], shape[d] - starts[d]);
   }
-  const points = Float64Array.from(list);
   const inBlock = new Float64Array(n);
   const inChunk = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const p = list[k];
-    let b = 0;
-    let c = 0;
-    for (let d = 0; d < ndim; d++) {
-      const local = resolved.coords[d][p] - starts[d];
-      b = b * block[d].length + (blockPos[d].get(local) as number);
-      c = c * chunkShape[d] + local;
+  for (let d = 0; d < ndim; d++) {
+    const size = block[d].length;
+    const extent = chunkShape[d];
+    const pos = posAlong[d];
+    const along = local[d];
+    for (let k = 0; k < n; k++) {
+      inBlock[k] = inBlock[k] * size + pos[k];
+      inChunk[k] = inChunk[k] * extent + along[k];
     }
-    inBlock[k] = b;
-    inChunk[k] = c;
   }
-  return { coords: chunkCoords, points, block, inBlock, inChunk, covers };
+  return { coords, points, block, inBlock, inChunk, covers };
+}
+
+/**
+ * The distinct values of `local` (chunk-local indices in `[0, extent)`), ascending, and
+ * each entry's position among them. A table over the extent when that is not much
+ * larger than the list (linear time), else a sort (the extent of one chunk dimension
+ * may be far larger than the few points in it).
+ */
+function distinctPositions(local: Float64Array, extent: number): { distinct: Float64Array; positions: Float64Array } {
+  const n = local.length;
+  const positions = new Float64Array(n);
+  if (extent <= 4 * n + 1024) {
+    const slot = new Int32Array(extent).fill(-1);
+    for (let k = 0; k < n; k++) slot[local[k]] = 0;
+    let count = 0;
+    for (let v = 0; v < extent; v++) if (slot[v] === 0) slot[v] = count++;
+    const distinct = new Float64Array(count);
+    for (let v = 0; v < extent; v++) if (slot[v] >= 0) distinct[slot[v]] = v;
+    for (let k = 0; k < n; k++) positions[k] = slot[local[k]];
+    return { distinct, positions };
+  }
+  const sorted = Float64Array.from(local).sort();
+  let count = 0;
+  for (let k = 0; k < n; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[count++] = sorted[k];
+  const distinct = sorted.slice(0, count);
+  for (let k = 0; k < n; k++) {
+    // binary search: distinct holds local[k]
+    let lo = 0;
+    let hi = count - 1;
+    const v = local[k];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (distinct[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    positions[k] = lo;
+  }
+  return { distinct, positions };
 }
 
 /** The block of a chunk as chunk-local indexers (one list of indices per dimension). */

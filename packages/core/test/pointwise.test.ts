@@ -102,6 +102,16 @@ describe("getCoordinates", () => {
     expect(Array.from(got.data as Int32Array)).toEqual([47, 47, 0, 46]);
   });
 
+  it("handles few points in long chunks and in grids of very many chunks", async () => {
+    // one chunk of 200 000 elements holding 4 points; then 300 000 one-element chunks
+    const long = await createArray(new MemoryStore(), "l", { shape: [200_000], chunkShape: [200_000], dataType: "int32", fillValue: -1 });
+    await setCoordinates(long, [[199_999, 5, 5, 70_000]], Int32Array.from([1, 2, 3, 4]));
+    expect(Array.from((await getCoordinates(long, [[5, 70_000, 199_999, 6, 5]])).data as Int32Array)).toEqual([3, 4, 1, -1, 3]);
+    const many = await createArray(new MemoryStore(), "m", { shape: [300_000, 2], chunkShape: [1, 1], dataType: "int32", fillValue: -1 });
+    await setCoordinates(many, [[299_999, 7, 7], [1, 0, 0]], Int32Array.from([1, 2, 3]));
+    expect(Array.from((await getCoordinates(many, [[7, 299_999, 0], [0, 1, 0]])).data as Int32Array)).toEqual([3, 1, -1]);
+  });
+
   it("reads missing chunks as the fill value", async () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "a", { shape: [6, 8], chunkShape: [4, 3], dataType: "int32", fillValue: -9 });
