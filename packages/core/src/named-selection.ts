@@ -5,7 +5,8 @@
  * position never carry it.
  */
 import { ZarrError } from "@zarr/spec";
-import { type DimSelection, ELLIPSIS, type Selection } from "./selection.js";
+// Types only: a value import would move selection.js out of the first chunk of `get` bundles.
+import type { DimSelection, Selection } from "./selection.js";
 
 /**
  * A selection by dimension name: each key names a dimension (the array's
@@ -51,7 +52,7 @@ export function positionalSelection(array: Named, selection: unknown): Selection
     const d = names.indexOf(name);
     if (d < 0) invalid(`Unknown dimension name "${name}": the dimensions of "${array.path}" are named ${known.join(", ")}`);
     if (names.lastIndexOf(name) !== d) invalid(`Dimension name "${name}" names several dimensions of "${array.path}": select them by position`);
-    if (sel === ELLIPSIS) invalid(`"..." cannot be the selection of dimension "${name}"`);
+    if (sel === "...") invalid(`"..." cannot be the selection of dimension "${name}"`);
     out[d] = sel as DimSelection;
   }
   return out;
