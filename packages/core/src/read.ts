@@ -18,6 +18,7 @@ import {
 import type { ChunkCache } from "./chunk-cache.js";
 import type { ArrayOf } from "./data-type-map.js";
 import { createExecutor, memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
+import type { NamedSelection } from "./named-selection.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
 import type { Selection } from "./selection.js";
@@ -66,6 +67,9 @@ export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
  * an integer (drops the dimension), `slice(start, stop, step)`, `null` (everything),
  * an array of indices, or a boolean mask; `"..."` stands for as many `null`s as needed.
  * Missing chunks read as the fill value. Only the chunks the selection touches are read.
+ * On arrays with `dimension_names`, a selection may name dimensions instead
+ * (`{ time: slice(0, 10), lat: 5 }`): dimensions not named are selected whole.
+ * Pointwise selections are {@link getCoordinates} and {@link getMask}.
  *
  * The result's `data` is typed by the array's data type when that is known: a
  * `Float32Array` for a `ZarrArray<"float32">` (from `openArray(…, { dataType })`,
@@ -80,12 +84,12 @@ export interface ArrayData<A extends DataArray = DataArray> extends NdArray<A> {
  */
 export async function get<N extends string>(
   array: ZarrArray<N>,
-  selection?: Selection | null,
+  selection?: Selection | NamedSelection | null,
   options: GetOptions = {},
 ): Promise<ArrayData<ArrayOf<N>>> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
-  const p = plan(array, selection);
+  const p = plan(array, await positional(array, selection));
   // The untyped view: the engine works on any data type.
   const { dataType, fillValue } = array as ZarrArray;
   const size = shapeSize(p.internalShape);
@@ -120,8 +124,17 @@ export async function get<N extends string>(
   return { data: out.data as ArrayOf<N>, shape: p.outShape, stride: cStrides(p.outShape), dataType };
 }
 
+/**
+ * `selection` in the positional form: a selection by dimension name is translated by a
+ * module loaded only when one is given (positional reads never load it).
+ */
+export async function positional(array: ZarrArray, selection: Selection | NamedSelection | null | undefined): Promise<Selection | null | undefined> {
+  if (selection == null || Array.isArray(selection)) return selection as Selection | null | undefined;
+  return (await import("./named-selection.js")).positionalSelection(array, selection);
+}
+
 /** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
-function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {
+export function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {
   const expected = dataType.allocate(0).constructor;
   if (out === null || typeof out !== "object" || out.constructor !== expected) {
     const got = out === null || typeof out !== "object" ? typeof out : out.constructor.name;

@@ -31,9 +31,10 @@ import { type ChunkLocker, chunkLocker } from "./chunk-lock.js";
 import { type ChunkBuffer, createExecutor, type Executor } from "./engine/executor.js";
 import { storeSource } from "./engine/store-source.js";
 import type { ChunkProjection } from "./indexer.js";
+import type { NamedSelection } from "./named-selection.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, type Plan, plan } from "./plan.js";
-import type { GetOptions } from "./read.js";
+import { type GetOptions, positional } from "./read.js";
 import type { Selection } from "./selection.js";
 
 /** Options of `set`. */
@@ -51,7 +52,8 @@ export interface SetOptions extends GetOptions {
   lock?: boolean;
 }
 
-async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
+/** Deletes a chunk (or shard) that now holds only the fill value, dropping what caches hold of it. */
+export async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
   array.codecs.invalidate(key);
   try {
     await (array.store as WritableStore).delete(key, { signal });
@@ -62,7 +64,8 @@ async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | un
   }
 }
 
-async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
+/** Writes a chunk's (or shard's) encoded bytes, dropping what chunk caches hold of it. */
+export async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
   try {
     await store.set(key, bytes, { signal });
   } catch (error) {
@@ -98,7 +101,7 @@ export interface InputArray {
   offset?: number;
 }
 
-function isInputArray(value: unknown): value is InputArray {
+export function isInputArray(value: unknown): value is InputArray {
   return (
     typeof value === "object" &&
     value !== null &&
@@ -109,7 +112,7 @@ function isInputArray(value: unknown): value is InputArray {
   );
 }
 
-function isDataArray(value: unknown, dataType: DataType): value is DataArray {
+export function isDataArray(value: unknown, dataType: DataType): value is DataArray {
   if (ArrayBuffer.isView(value)) {
     // A Uint8Array is a scalar for raw and bytes types, data otherwise.
     return !(value instanceof Uint8Array && (dataType.kind === "raw" || dataType.kind === "bytes"));
@@ -124,7 +127,7 @@ function isDataArray(value: unknown, dataType: DataType): value is DataArray {
  * as-is when it already is (e.g. a Float32Array for float32), else converted element by
  * element (a Float64Array or number[] for a float32 array, numbers for int64, ...).
  */
-function adoptData(data: DataArray, dataType: DataType, elements: number): DataArray {
+export function adoptData(data: DataArray, dataType: DataType, elements: number): DataArray {
   const own = dataType.allocate(0);
   const typedComplex = dataType.kind === "complex" && ArrayBuffer.isView(data);
   const perElement = data.constructor === own.constructor || typedComplex ? dataType.width : 1;
@@ -188,7 +191,9 @@ function valueView(value: InputArray, plan: Plan, dataType: DataType): NdArray {
 }
 
 /**
- * Writes `value` into the elements `selection` picks (see {@link get} for selections).
+ * Writes `value` into the elements `selection` picks (see {@link get} for selections,
+ * by position or by dimension name; pointwise writes are {@link setCoordinates} and
+ * {@link setMask}).
  * `value` is a scalar, a flat array in C order holding every selected element, or an
  * `{data, shape, stride?}` array broadcast to the selection's shape. Partially covered
  * chunks are read, modified and written back; chunks that end up all fill value are
@@ -203,7 +208,7 @@ function valueView(value: InputArray, plan: Plan, dataType: DataType): NdArray {
  */
 export async function set(
   array: ZarrArray,
-  selection: Selection | null | undefined,
+  selection: Selection | NamedSelection | null | undefined,
   value: SetValue,
   options: SetOptions = {},
 ): Promise<void> {
@@ -213,7 +218,7 @@ export async function set(
   if (!isWritable(store)) {
     throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable`);
   }
-  const p = plan(array, selection);
+  const p = plan(array, await positional(array, selection));
   let view: NdArray | undefined;
   let scalar: Scalar | undefined;
   if (isInputArray(value)) view = valueView(value, p, dataType);

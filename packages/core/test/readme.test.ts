@@ -16,4 +16,8 @@ it("the README examples run", () => {
   expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
   expect(outputs[7]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
   expect(outputs[8]).toBe("true\nUNSUPPORTED\n");
+  const pointwise = outputs[outputs.length - 1];
+  expect(pointwise).toContain("[ 4 ] Float32Array(4) [ 4, 23, 42, 56 ]\n[ 2, 2 ] Float32Array(4) [ 0, 4, 10, 14 ]\n");
+  expect(pointwise).toContain("Float32Array(3) [ 57, 58, 59 ]\nFloat32Array(2) [ -2, 0 ]\n[ 2, 5 ]\n");
+  expect(pointwise).toContain('INVALID_SELECTION: Unknown dimension name "depth": the dimensions of "t2m" are named "time", "lat", "lon"');
 });

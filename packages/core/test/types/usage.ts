@@ -11,6 +11,8 @@ import {
   createGroup,
   type DataArray,
   get,
+  getCoordinates,
+  getMask,
   MemoryStore,
   openArray,
   resize,
@@ -30,6 +32,16 @@ function check<A>(_value: A) {
 }
 
 const store = new MemoryStore();
+
+export async function pointwiseAndNamed(): Promise<void> {
+  const t2m = await openArray(store, "t2m", { dataType: "float32" });
+  check((await getCoordinates(t2m, [[0, 1], { data: [2, 3], shape: [2] }])).data).is<Float32Array>(true);
+  check((await getMask(t2m, { data: [true, false], shape: [2] })).data).is<Float32Array>(true);
+  check((await get(t2m, { time: 0, lat: [1, 2] })).data).is<Float32Array>(true);
+  await set(t2m, { time: 0 }, 1);
+  // @ts-expect-error -- a dimension name holds a dimension's selection, not a string
+  await get(t2m, { time: "0:2" });
+}
 
 export async function narrowedByOpen(): Promise<void> {
   const t2m = await openArray(store, "t2m", { dataType: "float32" });
