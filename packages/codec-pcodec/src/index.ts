@@ -3,5 +3,13 @@
  * standalone format written in TypeScript (no native code, no dependencies besides
  * @zarr/spec).
  */
+export {
+  DEFAULT_PCODEC_CONFIGURATION,
+  PCODEC_CODEC_NAME,
+  type PcodecConfiguration,
+  PcodecCodec,
+  parsePcodecConfiguration,
+  pcodec,
+} from "./codec.js";
 export type { PcoNumberType } from "./number-types.js";
 export { type PcoDecoded, type PcoDecompressOptions, type PcoValuesByType, pcoDecompress } from "./standalone.js";
