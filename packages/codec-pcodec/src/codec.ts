@@ -13,10 +13,12 @@ import {
   type NdArray,
   shapeSize,
   throwIfAborted,
+  toCContiguous,
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import { type PcoNumberType, ZARR_DATA_TYPES } from "./number-types.js";
+import { pcoCompress } from "./encoder.js";
 import { pcoDecompress } from "./standalone.js";
 
 /** Where worker threads find the entry. */
@@ -65,7 +67,7 @@ const HOST_IS_LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /**
  * The pcodec codec for one array: decodes each chunk's pcodec standalone stream into
- * the array's numbers. Encoding is not implemented: `encode` throws `UNSUPPORTED`.
+ * the array's numbers, and encodes chunks with a simple encoder (see {@link pcoCompress}).
  *
  * @example
  * ```ts
@@ -86,13 +88,24 @@ export class PcodecCodec implements ArrayToBytesCodec {
     readonly configuration: Readonly<PcodecConfiguration>,
   ) {}
 
-  /** Always throws `UNSUPPORTED`: this package decodes pcodec but does not encode it. */
-  encode(_chunk: NdArray, _spec: ChunkSpec, ctx: CodecCallContext): Uint8Array {
-    throw new ZarrError(
-      "UNSUPPORTED",
-      `pcodec: cannot encode chunk "${ctx.key}": @zarr/codec-pcodec decodes pcodec data but does not write it; use another codec for new arrays`,
-      { key: ctx.key },
-    );
+  /**
+   * Encodes a chunk with this package's simple encoder (classic mode, no delta encoding,
+   * one bin per page of at most `equal_pages_up_to` numbers): valid pcodec that pcodec
+   * reads, but less compact than pcodec's own encoder. `level`, `mode_spec` and
+   * `delta_spec` are written to metadata but not acted on.
+   */
+  encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Uint8Array {
+    throwIfAborted(ctx.signal);
+    const toBytes = spec.dataType.toBytes;
+    if (!toBytes) throw new ZarrError("UNSUPPORTED", `pcodec: cannot encode chunk "${ctx.key}" of data type ${spec.dataType.name}`, { key: ctx.key });
+    const c = toCContiguous(chunk, spec.dataType);
+    const n = shapeSize(c.shape);
+    const raw = toBytes.call(spec.dataType, c.data, HOST_IS_LITTLE_ENDIAN);
+    const size = BYTES[this.numberType];
+    // Copy into an aligned buffer: the typed-array view below needs it.
+    const aligned = new Uint8Array(raw.subarray(0, n * size)).buffer;
+    const values = size === 1 ? new Uint8Array(aligned) : size === 2 ? new Uint16Array(aligned) : size === 4 ? new Uint32Array(aligned) : new BigUint64Array(aligned);
+    return pcoCompress(values, this.numberType, { equalPagesUpTo: this.configuration.equal_pages_up_to });
   }
 
   /**

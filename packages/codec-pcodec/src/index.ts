@@ -13,3 +13,4 @@ export {
 } from "./codec.js";
 export type { PcoNumberType } from "./number-types.js";
 export { type PcoDecoded, type PcoDecompressOptions, type PcoValuesByType, pcoDecompress } from "./standalone.js";
+export { MAX_CHUNK_N, type PcoCompressOptions, pcoCompress } from "./encoder.js";
