@@ -17,8 +17,8 @@ import {
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
-import { type PcoNumberType, ZARR_DATA_TYPES } from "./number-types.js";
 import { pcoCompress } from "./encoder.js";
+import { type PcoNumberType, ZARR_DATA_TYPES } from "./number-types.js";
 import { pcoDecompress } from "./standalone.js";
 
 /** Where worker threads find the entry. */

@@ -6,11 +6,11 @@
 export {
   DEFAULT_PCODEC_CONFIGURATION,
   PCODEC_CODEC_NAME,
-  type PcodecConfiguration,
   PcodecCodec,
+  type PcodecConfiguration,
   parsePcodecConfiguration,
   pcodec,
 } from "./codec.js";
+export { MAX_CHUNK_N, type PcoCompressOptions, pcoCompress } from "./encoder.js";
 export type { PcoNumberType } from "./number-types.js";
 export { type PcoDecoded, type PcoDecompressOptions, type PcoValuesByType, pcoDecompress } from "./standalone.js";
-export { MAX_CHUNK_N, type PcoCompressOptions, pcoCompress } from "./encoder.js";

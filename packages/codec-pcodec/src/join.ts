@@ -2,7 +2,7 @@
  * The last decoding step: a mode joins the primary (and secondary) latents into one
  * order-preserving latent per number, which then maps to the number's bit pattern.
  */
-import { type LatentArray, type Mode, floatFromLatent } from "./chunk-meta.js";
+import { floatFromLatent, type LatentArray, type Mode } from "./chunk-meta.js";
 import { corrupt } from "./errors.js";
 import { floatToHalfBits } from "./half.js";
 import type { NumberTypeInfo } from "./number-types.js";

@@ -43,6 +43,7 @@ export interface PageLatents {
 
 function readVarMeta(reader: PcoBitReader, meta: LatentVar, delta: DeltaEncoding, bodyShift: number, n: number): VarState {
   const stateN = stateLength(delta);
+  if (stateN * (meta.bits / 8) > reader.bytesLeft + 8) corrupt(`a delta state of ${stateN} latents is longer than the stream`);
   const state = latentArray(meta.bits, stateN);
   for (let i = 0; i < stateN; i++) state[i] = (meta.bits === 64 ? reader.read64(64) : reader.read(meta.bits)) as never;
   const ansStates = new Uint32Array(ANS_INTERLEAVING);

@@ -7,9 +7,9 @@
 import { ZarrError } from "@zarr/spec";
 import { PcoBitReader } from "./bit-reader.js";
 import { type FormatVersion, readChunkMeta } from "./chunk-meta.js";
-import { PcoFormatError, corrupt } from "./errors.js";
+import { corrupt, PcoFormatError } from "./errors.js";
 import { type BitsArray, joinLatents, latentsToBits } from "./join.js";
-import { type NumberTypeInfo, type PcoNumberType, numberTypeFromByte } from "./number-types.js";
+import { type NumberTypeInfo, numberTypeFromByte, type PcoNumberType } from "./number-types.js";
 import { readPage } from "./page.js";
 
 /** The four bytes every standalone stream starts with. */

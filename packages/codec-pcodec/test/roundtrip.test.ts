@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pcoCompress, pcoDecompress, type PcoNumberType } from "../src/index.js";
+import { type PcoNumberType, pcoCompress, pcoDecompress } from "../src/index.js";
 import { EXPECTED, fixture } from "./expected.js";
 
 const ARRAYS: Record<PcoNumberType, (buffer: ArrayBuffer) => ArrayLike<number | bigint> & { buffer: ArrayBuffer }> = {
