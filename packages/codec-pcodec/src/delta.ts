@@ -99,7 +99,7 @@ function lookback(body: LatentArray, state: LatentArray, n: number, windowN: num
 
 /**
  * Conv1: each latent adds a prediction from the `order` before it,
- * `(bias + Σ weight[j] · l[i − order + j]) >> quantization`, computed without overflow
+ * `max(bias + Σ weight[j] · l[i − order + j], 0) >> quantization`, computed without overflow
  * (pcodec uses twice the latent width; the metadata check bounds the sum).
  */
 function conv1(body: Uint32Array, state: Uint32Array, n: number, delta: Extract<DeltaEncoding, { kind: "conv1" }>, bits: LatentBits): Uint32Array {
@@ -121,7 +121,8 @@ function conv1(body: Uint32Array, state: Uint32Array, n: number, delta: Extract<
     for (let i = order; i < n; i++) {
       let s = bias;
       for (let j = 0; j < order; j++) s += weights[j] * r[i - order + j];
-      const pred = (((Math.floor(clampPrediction(s) / scale) % range) + range) % range);
+      // pcodec clamps a negative sum to 0 before shifting.
+      const pred = Math.floor(Math.max(s, 0) / scale) % range;
       r[i] = (r[i] + pred) & mask;
     }
   } else {
@@ -129,16 +130,9 @@ function conv1(body: Uint32Array, state: Uint32Array, n: number, delta: Extract<
     for (let i = order; i < n; i++) {
       let s = delta.bias;
       for (let j = 0; j < order; j++) s += delta.weights[j] * BigInt(r[i - order + j]);
-      const pred = Number(BigInt.asUintN(bits, (s < 0n && CLAMP_NEGATIVE_PREDICTIONS ? 0n : s) >> bq));
+      const pred = Number(BigInt.asUintN(bits, (s < 0n ? 0n : s) >> bq));
       r[i] = (r[i] + pred) & mask;
     }
   }
   return r;
-}
-
-/** pcodec clamps a negative conv1 prediction sum to 0 before shifting. */
-const CLAMP_NEGATIVE_PREDICTIONS = true;
-
-function clampPrediction(s: number): number {
-  return s < 0 && CLAMP_NEGATIVE_PREDICTIONS ? 0 : s;
 }

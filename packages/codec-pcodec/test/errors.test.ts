@@ -24,8 +24,9 @@ interface CraftedChunk {
   page?: (w: PcoBitWriter) => void;
   /** Extra secondary latent variable, written like the primary. */
   secondary?: boolean;
-  /** Extra lookback latent variable before the primary, written like it. */
+  /** Extra lookback latent variable before the primary, written like it (or with these bins). */
   lookbackVar?: boolean;
+  lookbackBins?: CraftedBin[];
 }
 
 /** A standalone stream (v3, format 4.1) with one hand-made chunk: lets each test break one field. */
@@ -42,8 +43,8 @@ function craft(chunk: CraftedChunk = {}): Uint8Array {
   (chunk.mode ?? ((x) => x.write(0, 4)))(w);
   (chunk.delta ?? ((x) => x.write(0, 4)))(w);
   const lowerBits = chunk.lowerBits ?? 32;
-  const writeVar = () => {
-    const bins = chunk.bins ?? [{ weight: 1, lower: 42, offsetBits: 0 }];
+  const writeVar = (lookback = false) => {
+    const bins = (lookback ? chunk.lookbackBins : undefined) ?? chunk.bins ?? [{ weight: 1, lower: 42, offsetBits: 0 }];
     const log = chunk.ansSizeLog ?? 0;
     w.write(log, 4);
     w.write(bins.length, 15);
@@ -54,7 +55,7 @@ function craft(chunk: CraftedChunk = {}): Uint8Array {
       w.write(b.offsetBits, Math.log2(lowerBits) + 1);
     }
   };
-  if (chunk.lookbackVar) writeVar();
+  if (chunk.lookbackVar) writeVar(true);
   writeVar();
   if (chunk.secondary) writeVar();
   w.alignToByte();
@@ -247,6 +248,50 @@ describe("bad chunk metadata", () => {
     const bytes = craft();
     bytes[bytes.length - 2] |= 0x80; // the last bit of the chunk metadata's final byte
     expectCorrupt(bytes, /nonzero padding bits after the chunk metadata/);
+  });
+});
+
+describe("delta decoding of crafted pages", () => {
+  const conv1 = (quantization: number, bias: bigint, weight: number) => (w: PcoBitWriter) => {
+    w.write(3, 4);
+    w.write(quantization, 5);
+    w.write64((1n << 63n) + bias, 64);
+    w.write(0, 5); // one weight
+    w.write((weight ^ 0x80000000) >>> 0, 32);
+  };
+  // Every body latent is 100 once un-centred (the bin's lower bound 100 + 2^31).
+  const hundred = [{ weight: 1, lower: 100 + 2 ** 31, offsetBits: 0 }];
+  const state = (s0: number) => (w: PcoBitWriter) => w.write(s0, 32);
+
+  it("conv1 clamps a negative prediction sum to 0 before shifting, as pcodec does", () => {
+    // l1 = 100 + max(-5 + 1·2, 0) = 100; l2 = 100 + max(-5 + 100, 0) = 195.
+    const small = craft({ delta: conv1(0, -5n, 1), bins: hundred, page: state(2) });
+    expect(Array.from(pcoDecompress(small).values as Uint32Array)).toEqual([2, 100, 195]);
+    // Weights too large for exact doubles take the BigInt path: same rule.
+    // l1 = 100 + (max(-5 + 2^30·0, 0) >> 30) = 100; l2 = 100 + ((2^30·100 − 5) >> 30) = 199.
+    const large = craft({ delta: conv1(30, -5n, 2 ** 30), bins: hundred, page: state(0) });
+    expect(Array.from(pcoDecompress(large).values as Uint32Array)).toEqual([0, 100, 199]);
+  });
+
+  it("lookback reads back within the window, and refuses a lookback past it", () => {
+    const lookback = (w: PcoBitWriter) => {
+      w.write(2, 4);
+      w.write(1, 5); // window 2^2 = 4
+      w.write(0, 4); // state 1
+      w.write(0, 1);
+    };
+    const lookbackBins = [{ weight: 1, lower: 1, offsetBits: 3 }]; // lookback = 1 + 3-bit offset
+    const page = (offsets: number[]) => (w: PcoBitWriter) => {
+      w.write(5, 32); // primary state: 5
+      w.alignToByte();
+      for (const o of offsets) w.write(o, 3);
+    };
+    const bins = [{ weight: 1, lower: 42 + 2 ** 31, offsetBits: 0 }]; // deltas of 42, centred
+    const ok = craft({ delta: lookback, lookbackVar: true, lookbackBins, bins, page: page([0, 1]) });
+    // Lookbacks 1 and 2: l1 = 42 + l0 = 47; l2 = 42 + l0 = 47.
+    expect(Array.from(pcoDecompress(ok).values as Uint32Array)).toEqual([5, 47, 47]);
+    const past = craft({ delta: lookback, lookbackVar: true, lookbackBins, bins, page: page([0, 6]) });
+    expectCorrupt(past, /delta lookback 7 is outside the window \[1, 4\]/);
   });
 });
 
