@@ -3,9 +3,10 @@
  * own compatibility files, with metadata written by hand) read through `openArray`/`get`
  * and the `numcodecs.pcodec` codec @zarr/all registers.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { comparable, EXPECTED, fixture } from "../../codec-pcodec/test/expected.js";
-import { get, MemoryStore, openArray, registry, slice, type ZarrError } from "../src/index.js";
+import { createArray, get, MemoryStore, openArray, registry, set, slice, type ZarrError } from "../src/index.js";
+import { createWorkerPool } from "../src/workers.js";
 
 const DATA_TYPES: Record<string, string> = {
   u8: "uint8",
@@ -118,5 +119,21 @@ describe("numcodecs.pcodec through @zarr/all", () => {
     const error = (await openArray(store, "b").catch((e: unknown) => e)) as ZarrError;
     expect(error.code).toBe("METADATA_INVALID");
     expect(error.message).toMatch(/pcodec codec holds integers of 8 to 64 bits and floats of 16 to 64 bits, not the data type "bool"/);
+  });
+});
+
+describe("numcodecs.pcodec in worker threads", () => {
+  const workers = createWorkerPool({ size: 2 });
+  afterAll(() => workers.close());
+
+  it("writes with the simple encoder and decodes in workers to the same bits, naming corrupt chunks", async () => {
+    const store = new MemoryStore();
+    const arr = await createArray(store, "w", { shape: [256, 512], chunkShape: [128, 256], dataType: "float64", codecs: [PCODEC] });
+    const values = Float64Array.from({ length: 256 * 512 }, (_, i) => (i % 97 === 0 ? -0 : Math.sin(i / 100) * 1000 + (i % 7)));
+    await set(arr, null, values);
+    const there = (await get(arr, null, { workers })).data as Float64Array;
+    expect(Buffer.compare(Buffer.from(there.buffer, there.byteOffset, there.byteLength), Buffer.from(values.buffer))).toBe(0);
+    store.map.set("w/c/1/1", (store.map.get("w/c/1/1") as Uint8Array).slice(0, 100));
+    await expect(get(arr, null, { workers })).rejects.toMatchObject({ code: "CODEC_FAILED", message: expect.stringContaining("w/c/1/1") });
   });
 });
