@@ -122,6 +122,31 @@ describe("numcodecs.pcodec through @zarr/all", () => {
   });
 });
 
+describe("pcodec in Zarr v2 arrays", () => {
+  it("reads a v2 array whose compressor is numcodecs' pcodec (id \"pcodec\")", async () => {
+    const store = new MemoryStore();
+    const zarray = {
+      zarr_format: 2,
+      shape: [3, 2000],
+      chunks: [1, 2000],
+      dtype: "<i4",
+      compressor: { id: "pcodec", level: 8, mode_spec: "auto", delta_spec: "auto", paging_spec: "equal_pages_up_to", delta_encoding_order: null, equal_pages_up_to: 262144 },
+      fill_value: 7,
+      order: "C",
+      filters: null,
+    };
+    store.map.set("v2/.zarray", new TextEncoder().encode(JSON.stringify(zarray)));
+    store.map.set("v2/0.0", fixture("v0_0_0_classic.pco"));
+    store.map.set("v2/2.0", fixture("v1_0_0_conv1.pco"));
+    const arr = await openArray(store, "v2");
+    expect(arr.codecs.toJSON().map((c) => c.name)).toEqual(["numcodecs.pcodec"]);
+    const all = (await get(arr, null)).data as Int32Array;
+    expect(Array.from(all.subarray(0, 2000))).toEqual(Array.from(EXPECTED["v0_0_0_classic.pco"].values));
+    expect(all.subarray(2000, 4000).every((x) => x === 7)).toBe(true);
+    expect(Array.from(all.subarray(4000))).toEqual(Array.from(EXPECTED["v1_0_0_conv1.pco"].values));
+  });
+});
+
 describe("numcodecs.pcodec in worker threads", () => {
   const workers = createWorkerPool({ size: 2 });
   afterAll(() => workers.close());
