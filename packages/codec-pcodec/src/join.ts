@@ -7,6 +7,9 @@ import { corrupt } from "./errors.js";
 import { floatToHalfBits } from "./half.js";
 import type { NumberTypeInfo } from "./number-types.js";
 
+/** Whether typed arrays are little-endian here (they are on every platform Node runs on). */
+const HOST_IS_LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
 /** Bit patterns of decoded numbers, one array element per number. */
 export type BitsArray = Uint8Array | Uint16Array | Uint32Array | BigUint64Array;
 
@@ -170,6 +173,23 @@ function halfValue(h: number): number {
 /** Maps each number's ordered latent to its bit pattern in an array of the type's width. */
 export function latentsToBits(latents: LatentArray, type: NumberTypeInfo): BitsArray {
   const n = latents.length;
+  if (type.bits === 64 && HOST_IS_LITTLE_ENDIAN) {
+    // On the (low, high) 32-bit halves: no BigInt per number.
+    const l = latents as BigUint64Array;
+    const h = new Uint32Array(l.buffer, l.byteOffset, n * 2);
+    if (type.kind === "int") {
+      for (let i = 1; i < 2 * n; i += 2) h[i] ^= 0x80000000;
+    } else if (type.kind === "float") {
+      for (let i = 0; i < 2 * n; i += 2) {
+        if (h[i + 1] & 0x80000000) h[i + 1] ^= 0x80000000;
+        else {
+          h[i] = ~h[i];
+          h[i + 1] = ~h[i + 1];
+        }
+      }
+    }
+    return l;
+  }
   if (type.bits === 64) {
     const l = latents as BigUint64Array;
     const sign = 1n << 63n;

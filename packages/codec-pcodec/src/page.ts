@@ -20,6 +20,9 @@ import {
 import { decodeDelta } from "./delta.js";
 import { corrupt } from "./errors.js";
 
+/** Whether typed arrays are little-endian here (they are on every platform Node runs on). */
+const HOST_IS_LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
 /** A latent variable while its page is read. */
 interface VarState {
   meta: LatentVar;
@@ -79,7 +82,29 @@ function readBatch(reader: PcoBitReader, v: VarState, count: number, symbols: Ui
   }
   const { offsetBits, bits } = v.meta;
   const pos = v.bodyPos;
-  if (bits === 64) {
+  if (bits === 64 && HOST_IS_LITTLE_ENDIAN) {
+    // 64-bit latents as (low, high) 32-bit halves: no BigInt per number.
+    const lowers = v.meta.lowers as BigUint64Array;
+    const lowers32 = new Uint32Array(lowers.buffer, lowers.byteOffset, lowers.length * 2);
+    const body = v.body as BigUint64Array;
+    const body32 = new Uint32Array(body.buffer, body.byteOffset, body.length * 2);
+    for (let i = 0; i < count; i++) {
+      const s = symbols[i];
+      const ob = offsetBits[s];
+      const lo = lowers32[2 * s];
+      const hi = lowers32[2 * s + 1];
+      const at = 2 * (pos + i);
+      if (ob === 0) {
+        body32[at] = lo;
+        body32[at + 1] = hi;
+      } else {
+        // Uint32Array stores modulo 2^32: the carry goes to the high half, the rest wraps.
+        const sumLo = lo + reader.read(Math.min(ob, 32));
+        body32[at] = sumLo;
+        body32[at + 1] = hi + (ob > 32 ? reader.read(ob - 32) : 0) + (sumLo > 0xffffffff ? 1 : 0);
+      }
+    }
+  } else if (bits === 64) {
     const lowers = v.meta.lowers as BigUint64Array;
     const body = v.body as BigUint64Array;
     for (let i = 0; i < count; i++) {

@@ -61,6 +61,14 @@ describe("pcoCompress (classic mode, one bin per page)", () => {
     expect(pcoCompress(new Uint32Array(100000).fill(7), "u32").length).toBeLessThan(40);
   });
 
+  it("carries from the low to the high half of 64-bit latents", () => {
+    // The bin's lower bound is 2^32 − 1: each offset crosses into the high 32 bits.
+    const values = BigUint64Array.of(2n ** 32n - 1n, 2n ** 32n, 2n ** 33n + 5n, 2n ** 64n - 1n);
+    expect(Array.from(pcoDecompress(pcoCompress(values, "u64")).values as BigUint64Array)).toEqual(Array.from(values));
+    const signed = BigInt64Array.of(-1n, 0n, -(2n ** 63n), 2n ** 63n - 1n);
+    expect(Array.from(pcoDecompress(pcoCompress(signed, "i64")).values as BigInt64Array)).toEqual(Array.from(signed));
+  });
+
   it("encodes no numbers as a stream with no chunks that still names its type", () => {
     const decoded = pcoDecompress(pcoCompress(new Float64Array(0), "f64"));
     expect(decoded.numberType).toBe("f64");
