@@ -2,8 +2,8 @@
 // Decode throughput of the pcodec decoder on large streams (run `npx tsc -p tsconfig.build.json` first):
 // - pcodec's own classic-mode and conv1 compatibility files, their chunk repeated to
 //   1 000 000 numbers in one standalone stream (real tANS-coded pcodec output);
-// - this package's encoder output (classic mode, one bin: offsets only) for 4 Mi float32
-//   and 1 Mi float64 numbers of a smooth field.
+// - this package's encoder output (classic mode, tANS-coded bins) for 4 Mi float32 and
+//   1 Mi float64 numbers of a smooth field.
 // Prints one Markdown table row per case: best of several runs, wall time.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

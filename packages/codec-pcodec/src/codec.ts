@@ -90,8 +90,8 @@ export class PcodecCodec implements ArrayToBytesCodec {
 
   /**
    * Encodes a chunk with this package's simple encoder (classic mode, no delta encoding,
-   * one bin per page of at most `equal_pages_up_to` numbers): valid pcodec that pcodec
-   * reads, but less compact than pcodec's own encoder. `level`, `mode_spec` and
+   * tANS-coded bins per page of at most `equal_pages_up_to` numbers): valid pcodec that
+   * pcodec reads, but less compact than pcodec's own encoder. `level`, `mode_spec` and
    * `delta_spec` are written to metadata but not acted on.
    */
   encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Uint8Array {

@@ -1,9 +1,10 @@
 /**
- * A simple pcodec encoder: classic mode, no delta encoding, one bin per chunk (the
- * chunk's minimum plus a fixed number of offset bits), so no tANS coding is needed. The
- * result is a valid standalone stream that pcodec itself reads; it compresses like
- * frame-of-reference bit packing, well short of what pcodec's own encoder achieves.
+ * A simple pcodec encoder: classic mode, no delta encoding, up to 64 bins per page of
+ * about equal counts, tANS-coded (see bins-encoder.ts). The result is a valid standalone
+ * stream that pcodec itself reads; it compresses short of pcodec's own encoder, which
+ * also chooses modes, delta encodings and bins by their cost.
  */
+import { ansEncode, batches, chooseBins } from "./bins-encoder.js";
 import { PcoBitWriter } from "./bit-writer.js";
 import { type NumberTypeInfo, numberTypeInfo, type PcoNumberType } from "./number-types.js";
 import { MAX_STANDALONE_VERSION, PCO_MAGIC, type PcoValuesByType } from "./standalone.js";
@@ -41,54 +42,54 @@ function latentsOf(values: PcoValuesByType[PcoNumberType], type: NumberTypeInfo)
   return out;
 }
 
-function bitLength(x: number | bigint): number {
-  return typeof x === "bigint" ? x.toString(2).length - (x === 0n ? 1 : 0) : x === 0 ? 0 : 32 - Math.clz32(x);
+function bitLength(x: number): number {
+  return x === 0 ? 0 : 32 - Math.clz32(x);
 }
 
 function writeChunk(w: PcoBitWriter, latents: Uint32Array | BigUint64Array, type: NumberTypeInfo): void {
   const n = latents.length;
+  const { bins, symbols } = chooseBins(latents);
   w.write(type.byte, 8);
   w.write(n - 1, 24);
-  // Chunk metadata: classic mode, no delta, one bin of weight 1 (tANS size log 0).
+  // Chunk metadata: classic mode, no delta encoding, then the bins.
   w.write(0, 4);
   w.write(0, 4);
-  w.write(0, 4);
-  w.write(1, 15);
+  w.write(bins.ansSizeLog, 4);
+  w.write(bins.lowers.length, 15);
   const offsetBitsBits = Math.log2(type.bits) + 1;
-  if (latents instanceof BigUint64Array) {
-    let min = latents[0];
-    let max = latents[0];
-    for (const l of latents) {
-      if (l < min) min = l;
-      if (l > max) max = l;
+  for (let k = 0; k < bins.lowers.length; k++) {
+    w.write(bins.weights[k] - 1, bins.ansSizeLog);
+    const lower = bins.lowers[k];
+    if (typeof lower === "bigint") w.write64(lower, 64);
+    else w.write(lower, type.bits);
+    w.write(bins.offsetBits[k], offsetBitsBits);
+  }
+  w.alignToByte();
+  // Page metadata: the four lanes' first tANS states (no delta state).
+  const code = bins.lowers.length > 1 ? ansEncode(symbols, bins.weights, bins.ansSizeLog) : undefined;
+  for (let lane = 0; lane < 4; lane++) w.write(code ? code.initialStates[lane] : 0, bins.ansSizeLog);
+  w.alignToByte();
+  // Per batch: the bins' tANS bits, then each number's offset within its bin.
+  for (const [start, end] of batches(n)) {
+    if (code) for (let i = start; i < end; i++) w.write(code.values[i], code.bits[i]);
+    if (latents instanceof BigUint64Array) {
+      for (let i = start; i < end; i++) {
+        const ob = bins.offsetBits[symbols[i]];
+        if (ob > 0) w.write64(latents[i] - (bins.lowers[symbols[i]] as bigint), ob);
+      }
+    } else {
+      for (let i = start; i < end; i++) {
+        const ob = bins.offsetBits[symbols[i]];
+        if (ob > 0) w.write(latents[i] - (bins.lowers[symbols[i]] as number), ob);
+      }
     }
-    const offsetBits = bitLength(max - min);
-    w.write64(min, 64);
-    w.write(offsetBits, offsetBitsBits);
-    w.alignToByte();
-    w.alignToByte(); // page metadata: four 0-bit tANS states
-    if (offsetBits > 0) for (const l of latents) w.write64(l - min, offsetBits);
-  } else {
-    let min = latents[0];
-    let max = latents[0];
-    for (let i = 1; i < n; i++) {
-      const l = latents[i];
-      if (l < min) min = l;
-      if (l > max) max = l;
-    }
-    const offsetBits = bitLength(max - min);
-    w.write(min, type.bits);
-    w.write(offsetBits, offsetBitsBits);
-    w.alignToByte();
-    w.alignToByte(); // page metadata: four 0-bit tANS states
-    if (offsetBits > 0) for (let i = 0; i < n; i++) w.write(latents[i] - min, offsetBits);
   }
   w.alignToByte();
 }
 
 /**
  * Encodes numbers of `numberType` as a pcodec standalone stream (classic mode, no delta
- * encoding; see the module comment). `values` is a typed array of the type (binary16
+ * encoding, tANS-coded bins; see the module comment). `values` is a typed array of the type (binary16
  * bit patterns in a `Uint16Array` for `"f16"`).
  *
  * @example

@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { buildAnsDecoder } from "../src/ans.js";
+import { ansEncode } from "../src/bins-encoder.js";
 import { type PcoNumberType, pcoCompress, pcoDecompress } from "../src/index.js";
 import { EXPECTED, fixture } from "./expected.js";
 
@@ -23,7 +25,7 @@ function sameBits(a: { buffer: ArrayBufferLike; byteOffset: number; byteLength: 
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b)) === 0;
 }
 
-describe("pcoCompress (classic mode, one bin per page)", () => {
+describe("pcoCompress (classic mode, tANS-coded bins)", () => {
   for (const type of Object.keys(ARRAYS) as PcoNumberType[]) {
     it(`round-trips random ${type} bit patterns (NaN payloads, -0, extremes), in pages of any size`, () => {
       fc.assert(
@@ -57,7 +59,7 @@ describe("pcoCompress (classic mode, one bin per page)", () => {
     expect(Array.from(packed.subarray(0, 6))).toEqual([0x70, 0x63, 0x6f, 0x21, 3, 1]);
     expect(packed[packed.length - 1]).toBe(0);
     expect(pcoDecompress(packed)).toMatchObject({ numberType: "u32", standaloneVersion: 3, formatVersion: { major: 4, minor: 0 } });
-    // Constant numbers take no offset bits: one chunk of a few bytes, whatever the count.
+    // Constant numbers are one bin without offset bits: one chunk of a few bytes, whatever the count.
     expect(pcoCompress(new Uint32Array(100000).fill(7), "u32").length).toBeLessThan(40);
   });
 
@@ -76,8 +78,26 @@ describe("pcoCompress (classic mode, one bin per page)", () => {
     expect(decoded.values).toHaveLength(0);
   });
 
-  it("packs numbers in as many bits as their range needs", () => {
-    const values = Int32Array.from({ length: 4096 }, (_, i) => 1000 + (i % 16)); // range 15: 4 bits each
-    expect(pcoCompress(values, "i32").length).toBeLessThan(4096 / 2 + 64);
+  it("codes numbers in about as many bits as their entropy", () => {
+    // 16 equally likely values: 4 bits each, plus the bins' metadata.
+    const uniform = Int32Array.from({ length: 4096 }, (_, i) => 1000 + (i % 16));
+    expect(pcoCompress(uniform, "i32").length).toBeLessThan(4096 / 2 + 200);
+    // Mostly zeros with rare values up to 1000: far below the 10 bits each of bit packing.
+    const skewed = Int32Array.from({ length: 4096 }, (_, i) => (i % 10 === 0 ? (i * 7919) % 1000 : 0));
+    expect(pcoCompress(skewed, "i32").length).toBeLessThan((4096 * 10) / 8 / 3);
+  });
+
+  it("spreads bins over tANS states that decode back to each lane's next state", () => {
+    const symbols = Uint16Array.from({ length: 1000 }, (_, i) => (i * i) % 3);
+    const weights = [3, 3, 2];
+    const code = ansEncode(symbols, weights, 3);
+    const decoder = buildAnsDecoder(3, Uint32Array.from(weights));
+    const states = [...code.initialStates];
+    for (let i = 0; i < symbols.length; i++) {
+      const s = states[i % 4];
+      expect(decoder.symbol[s]).toBe(symbols[i]);
+      expect(decoder.bitsToRead[s]).toBe(code.bits[i]);
+      states[i % 4] = decoder.nextBase[s] + code.values[i];
+    }
   });
 });
