@@ -103,6 +103,7 @@ const packages = [
   ["@zarr/codec-filters", "filterCodecs"],
   ["@zarr/codec-bz2", "bz2"],
   ["@zarr/codec-lzma", "lzma"],
+  ["@zarr/codec-pcodec", "pcodec"],
   ["@zarr/store-http", "HttpStore"],
   ["@zarr/store-zip", "ZipStore"],
 ];

@@ -9,6 +9,7 @@ import { filterCodecs } from "@zarr/codec-filters";
 import { gzip, zlib } from "@zarr/codec-gzip";
 import { lz4 } from "@zarr/codec-lz4";
 import { lzmaLazy } from "@zarr/codec-lzma/lazy";
+import { pcodecLazy } from "@zarr/codec-pcodec/lazy";
 import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
@@ -27,6 +28,7 @@ export const codecEntries: readonly RegistryEntry[] = [
   lz4,
   bz2Lazy,
   lzmaLazy,
+  pcodecLazy,
   crc32cCodec,
   vlenUtf8,
   vlenBytes,

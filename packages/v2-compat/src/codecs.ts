@@ -6,8 +6,9 @@
  * is the byte order of what the last array filter produces (numcodecs hands the
  * compressor the filter output's in-memory bytes).
  */
-import { type CodecKind, type ExtensionObject, type JsonObject, ZarrError } from "@zarr/spec";
+
 import type { Registry } from "@zarr/core";
+import { type CodecKind, type ExtensionObject, type JsonObject, ZarrError } from "@zarr/spec";
 import { type ByteOrder, byteOrderOf, type Dtype, itemSizeOf, parseTypestr } from "./dtype.js";
 import type { CodecConfigV2 } from "./metadata.js";
 
@@ -146,7 +147,10 @@ export async function v2CodecsToV3(
   let typesize = 1;
   for (const filter of [...(v2.filters ?? []), ...(v2.compressor === null ? [] : [v2.compressor])]) {
     const id = filter.id;
-    const kind = v2.compressor === filter ? "bytes_to_bytes" : await kindOf(id, registry);
+    const registered = await kindOf(id, registry);
+    // A compressor makes bytes from bytes, except one that serializes the array itself
+    // (numcodecs' pcodec): that one takes the place of `bytes`.
+    const kind = v2.compressor === filter && registered !== "array_to_bytes" ? "bytes_to_bytes" : registered;
     if (kind === "array_to_array" || kind === undefined) {
       if (serializer !== undefined || bytesCodecs.length > 0) {
         throw new ZarrError(
