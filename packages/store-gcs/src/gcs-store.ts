@@ -5,8 +5,8 @@
  */
 import {
   type ByteRange,
-  type DirListing,
   DEFAULT_MAX_METADATA_BYTES,
+  type DirListing,
   type ListableStore,
   type ReadableStore,
   type StoreRequestOptions,
@@ -17,9 +17,8 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_TIMEOUT, type FetchLike, HttpStore } from "@zarr/store-http";
-import type { ListingTransport } from "./listing-request.js";
-import { type GcsAccessOptions, type GcsHmacKey, resolveAccess, type GcsToken } from "./settings.js";
+import { DEFAULT_TIMEOUT, type FetchLike, HttpStore, type ListingTransport } from "@zarr/store-http";
+import { type GcsAccessOptions, type GcsHmacKey, type GcsToken, resolveAccess } from "./settings.js";
 import { isStoreKey, listPages } from "./xml-listing.js";
 
 /** Options of `new GcsStore(options)`. */

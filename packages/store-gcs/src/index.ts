@@ -7,4 +7,4 @@
 export { gcsStoreEntry } from "./entry.js";
 export { GcsStore, type GcsStoreOptions } from "./gcs-store.js";
 export { type ParsedGcsUrl, parseGcsUrl } from "./gcs-url.js";
-export { GOOGLE_ENDPOINT, type GcsHmacKey, type GcsToken } from "./settings.js";
+export { type GcsHmacKey, type GcsToken, GOOGLE_ENDPOINT } from "./settings.js";

@@ -3,8 +3,7 @@
  * answered with an S3-style `ListBucketResult`, paged with `marker`/`NextMarker`.
  */
 import { validateKey, ZarrError } from "@zarr/spec";
-import { fetchListing, type ListingTransport } from "./listing-request.js";
-import { elements, firstText, xmlText } from "./xml.js";
+import { xmlElements as elements, fetchListing, xmlFirstText as firstText, type ListingTransport, xmlText } from "@zarr/store-http";
 
 /** One page: full object names and common prefixes (ending in the delimiter). */
 export interface ListingPage {

@@ -18,7 +18,7 @@ export function xmlText(raw: string): string {
 }
 
 /** The inner XML of every `<tag>…</tag>` in `xml` (not nested in one another), in order. */
-export function elements(xml: string, tag: string): string[] {
+export function xmlElements(xml: string, tag: string): string[] {
   const out: string[] = [];
   const pattern = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>|<${tag}(?:\\s[^>]*)?/>`, "g");
   for (const m of xml.matchAll(pattern)) out.push(m[1] ?? "");
@@ -26,7 +26,7 @@ export function elements(xml: string, tag: string): string[] {
 }
 
 /** The text of the first `<tag>` in `xml`, unescaped, or `undefined` when there is none. */
-export function firstText(xml: string, tag: string): string | undefined {
-  const [inner] = elements(xml, tag);
+export function xmlFirstText(xml: string, tag: string): string | undefined {
+  const [inner] = xmlElements(xml, tag);
   return inner === undefined ? undefined : xmlText(inner.trim() === "" ? "" : inner);
 }

@@ -1,10 +1,11 @@
 /**
  * One listing request (`GET …?prefix=…`): retried on network errors, 429 and 5xx with
  * exponential backoff, each attempt under a time limit, the answer read up to a size cap.
- * Object reads and writes go through `HttpStore`; only listing needs this.
+ * For stores built on `HttpStore` whose servers can list (Cloud Storage's XML API, Azure
+ * Blob Storage): object reads and writes go through `HttpStore`, listing through this.
  */
 import { ZarrError } from "@zarr/spec";
-import type { FetchLike } from "@zarr/store-http";
+import type { FetchLike } from "./options.js";
 
 /** Largest listing page read (a page of 1000 keys is well under 1 MiB). */
 export const MAX_LISTING_BYTES = 16 * 1024 * 1024;
@@ -18,6 +19,8 @@ export interface ListingTransport {
   retries: number;
   /** Per-attempt time limit in ms (`Infinity`: none). */
   timeout: number;
+  /** Largest answer read, in bytes (`STORE_TOO_LARGE` beyond). Default `MAX_LISTING_BYTES`. */
+  maxBytes?: number;
 }
 
 function retryable(status: number): boolean {
@@ -26,12 +29,17 @@ function retryable(status: number): boolean {
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 }
 
-async function boundedText(response: Response, what: string): Promise<string> {
+async function boundedText(response: Response, what: string, limit: number): Promise<string> {
   const reader = response.body?.getReader();
   if (reader === undefined) return "";
   const parts: Uint8Array[] = [];
@@ -40,9 +48,9 @@ async function boundedText(response: Response, what: string): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.length;
-    if (total > MAX_LISTING_BYTES) {
+    if (total > limit) {
       await reader.cancel();
-      throw new ZarrError("STORE_TOO_LARGE", `${what}: the listing answer is longer than ${MAX_LISTING_BYTES} bytes`);
+      throw new ZarrError("STORE_TOO_LARGE", `${what}: the listing answer is longer than ${limit} bytes (not retried)`);
     }
     parts.push(value);
   }
@@ -64,14 +72,15 @@ function aborted(what: string, signal: AbortSignal): ZarrError {
  */
 export async function fetchListing(transport: ListingTransport, url: string, describe: string, signal: AbortSignal | undefined): Promise<string> {
   const what = `Listing ${describe}`;
+  const limit = transport.maxBytes ?? MAX_LISTING_BYTES;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw aborted(what, signal);
     const signals = [signal, Number.isFinite(transport.timeout) ? AbortSignal.timeout(transport.timeout) : undefined].filter((s) => s !== undefined);
     let problem: string;
     try {
       const response = await transport.fetch(url, { method: "GET", headers: await transport.headers(), signal: AbortSignal.any(signals) });
-      if (response.status === 200) return await boundedText(response, what);
-      const text = await boundedText(response, what).catch(() => "");
+      if (response.status === 200) return await boundedText(response, what, limit);
+      const text = await boundedText(response, what, 64 * 1024).catch(() => "");
       const code = firstTextOf(text);
       problem = `HTTP ${response.status}${code ? ` ${code}` : ""}`;
       if (!retryable(response.status)) throw new ZarrError("STORE_FAILED", `${what} failed: ${problem} (not retried)`);
