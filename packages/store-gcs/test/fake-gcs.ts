@@ -49,7 +49,10 @@ function listing(state: FakeGcs, bucket: string, objects: Map<string, Uint8Array
     const cut = delimiter === "" ? -1 : name.indexOf(delimiter, prefix.length);
     if (cut !== -1) {
       const common = name.slice(0, cut + delimiter.length);
-      if (!seenPrefixes.has(common)) (seenPrefixes.add(common), entries.push({ name: common, isPrefix: true }));
+      if (!seenPrefixes.has(common)) {
+        seenPrefixes.add(common);
+        entries.push({ name: common, isPrefix: true });
+      }
     } else entries.push({ name, isPrefix: false });
   }
   const after = entries.filter((e) => e.name > marker);

@@ -95,7 +95,10 @@ describe("bearer token", () => {
     let calls = 0;
     const store = new GcsStore({
       bucket: "public-data", prefix: "new.zarr", endpoint: gcs.endpoint, env: NO_ENV, retries: 0,
-      token: async () => (calls++, "secret-token-1"),
+      token: async () => {
+        calls++;
+        return "secret-token-1";
+      },
     });
     expect(store.access).toBe("token");
     expect(store.readOnly).toBe(false);

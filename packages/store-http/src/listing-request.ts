@@ -56,7 +56,10 @@ async function boundedText(response: Response, what: string, limit: number): Pro
   }
   const bytes = new Uint8Array(total);
   let at = 0;
-  for (const part of parts) (bytes.set(part, at), (at += part.length));
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
   return new TextDecoder().decode(bytes);
 }
 

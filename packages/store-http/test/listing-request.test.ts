@@ -63,7 +63,12 @@ describe("fetchListing", () => {
 
   it("rejects with ABORTED when the signal aborts", async () => {
     const controller = new AbortController();
-    const { t } = transport([() => (controller.abort(), Promise.reject(new DOMException("aborted", "AbortError")))]);
+    const { t } = transport([
+      () => {
+        controller.abort();
+        return Promise.reject(new DOMException("aborted", "AbortError"));
+      },
+    ]);
     expect((await rejection(fetchListing(t, "http://x/", "gs://b/", controller.signal))).code).toBe("ABORTED");
   });
 });
