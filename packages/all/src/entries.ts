@@ -12,8 +12,8 @@ import { lzmaLazy } from "@zarr/codec-lzma/lazy";
 import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
-import type { RegistryEntry } from "@zarr/spec";
 import type { AnyFormatEntry } from "@zarr/core";
+import type { RegistryEntry } from "@zarr/spec";
 import { fileStoreEntry } from "@zarr/store-fs";
 import { httpStoreEntry } from "@zarr/store-http";
 import { zipStoreEntry } from "@zarr/store-zip";
@@ -46,6 +46,21 @@ export const storeEntries: readonly RegistryEntry[] = [
     lazy: true,
     package: "@zarr/store-s3",
     load: () => import("@zarr/store-s3").then((m) => m.s3StoreEntry),
+  },
+  {
+    type: "store",
+    name: "gs",
+    lazy: true,
+    package: "@zarr/store-gcs",
+    load: () => import("@zarr/store-gcs").then((m) => m.gcsStoreEntry),
+  },
+  {
+    type: "store",
+    name: "az",
+    aliases: ["abfs", "abfss", "azure+https", "azure+http"],
+    lazy: true,
+    package: "@zarr/store-azure",
+    load: () => import("@zarr/store-azure").then((m) => m.azureStoreEntry),
   },
 ];
 

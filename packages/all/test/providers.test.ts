@@ -1,4 +1,6 @@
 /** @zarr/all's registries name the @zarr package of a missing codec or store scheme. */
+
+import * as core from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import {
   createArray,
@@ -11,7 +13,6 @@ import {
   storeProviderOf,
   type ZarrError,
 } from "../src/index.js";
-import * as core from "@zarr/core";
 
 describe("provider hints", () => {
   it("a registry made here names the package of a missing codec, with the JSON path and key", async () => {
@@ -39,6 +40,10 @@ describe("provider hints", () => {
     for (const [url, pkg] of [
       ["https://example.com/a.zarr", "@zarr/store-http"],
       ["s3://bucket/a.zarr", "@zarr/store-s3"],
+      ["gs://bucket/a.zarr", "@zarr/store-gcs"],
+      ["az://container/a.zarr", "@zarr/store-azure"],
+      ["abfss://container@acct.dfs.core.windows.net/a.zarr", "@zarr/store-azure"],
+      ["azure+https://acct.blob.core.windows.net/container/a.zarr", "@zarr/store-azure"],
       ["zip+https://example.com/a.zip", "@zarr/store-zip"],
       ["/tmp/a.zarr", "@zarr/store-fs"],
     ]) {
@@ -46,7 +51,7 @@ describe("provider hints", () => {
       expect((e as ZarrError).code).toBe("UNSUPPORTED");
       expect((e as ZarrError).message).toContain(`It is provided by ${pkg}: install it`);
     }
-    expect(storeProviderOf("gs")).toBeUndefined();
+    expect(storeProviderOf("ftp")).toBeUndefined();
   });
 
   it("the table covers every codec @zarr/all registers, and core's own registry can use it", async () => {
