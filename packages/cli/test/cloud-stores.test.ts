@@ -26,7 +26,7 @@ function walk(root: string, sub = ""): string[] {
   });
 }
 
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 function listBucket(query: URLSearchParams): string {
   const prefix = query.get("prefix") ?? "";
@@ -39,8 +39,8 @@ function listBucket(query: URLSearchParams): string {
     if (cut === -1) keys.push(name);
     else prefixes.add(name.slice(0, cut + 1));
   }
-  const contents = keys.map((k) => `<Contents><Key>${escape(k)}</Key></Contents>`).join("");
-  const common = [...prefixes].map((p) => `<CommonPrefixes><Prefix>${escape(p)}</Prefix></CommonPrefixes>`).join("");
+  const contents = keys.map((k) => `<Contents><Key>${escapeXml(k)}</Key></Contents>`).join("");
+  const common = [...prefixes].map((p) => `<CommonPrefixes><Prefix>${escapeXml(p)}</Prefix></CommonPrefixes>`).join("");
   return `<?xml version='1.0' encoding='UTF-8'?><ListBucketResult><Name>bucket</Name><IsTruncated>false</IsTruncated>${contents}${common}</ListBucketResult>`;
 }
 
