@@ -21,6 +21,7 @@ import { DEFAULT_TIMEOUT, type FetchLike, HttpStore } from "@zarr/store-http";
 import { blobFetch } from "./blob-fetch.js";
 import { type ContainerListing, isStoreKey, listPages } from "./listing.js";
 import { AZURE_API_VERSION, resolveAccess } from "./settings.js";
+import { sharedKeyFetch } from "./shared-key.js";
 
 /** Options of `new AzureStore(options)`. */
 export interface AzureStoreOptions {
@@ -34,9 +35,14 @@ export interface AzureStoreOptions {
   endpoint?: string;
   /** A SAS token (`sv=…&sig=…`, with or without `?`) added to every request. Default: `AZURE_STORAGE_SAS_TOKEN`. */
   sasToken?: string;
-  /** No SAS token, even when the environment has one (public containers). */
+  /**
+   * The account key (base64, as the portal shows it): requests are signed with Shared Key.
+   * Needs the account name (`account` or `AZURE_STORAGE_ACCOUNT`). Default: `AZURE_STORAGE_KEY`.
+   */
+  accountKey?: string;
+  /** No SAS token or key, even when the environment has one (public containers). */
   anonymous?: boolean;
-  /** Refuse `set`, `delete` and `deletePrefix`. Default: `true` without a SAS token, else `false`. */
+  /** Refuse `set`, `delete` and `deletePrefix`. Default: `true` for anonymous access, else `false`. */
   readOnly?: boolean;
   /** Retries after a failed request (network error, 408, 429, 5xx). Default 3. */
   retries?: number;
@@ -75,7 +81,7 @@ function containerPrefix(prefix: unknown): string {
 
 /**
  * A Zarr store on Azure Blob Storage. Every request carries `x-ms-version` and, when one is
- * set, the SAS token's query; writes are single-shot Put Blob (`x-ms-blob-type: BlockBlob`,
+ * set, the SAS token's query or a Shared Key signature; writes are single-shot Put Blob (`x-ms-blob-type: BlockBlob`,
  * up to 5000 MiB), deletes are Delete Blob, reads GET with `Range` (a suffix range, which
  * Blob Storage lacks, is a HEAD for the size and then an offset range). `setIfVersion` sends
  * `If-Match` / `If-None-Match: *`, which Blob Storage honours (its 409 for an existing blob
@@ -95,8 +101,10 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
   readonly prefix: string;
   /** The account's Blob service URL. */
   readonly endpoint: string;
-  /** True when requests carry a SAS token. */
+  /** True when requests carry a SAS token or a Shared Key signature. */
   readonly signed: boolean;
+  /** How requests are authorised. */
+  readonly auth: "anonymous" | "sas" | "sharedKey";
   /** True when writes are refused. */
   readonly readOnly: boolean;
   readonly #http: HttpStore;
@@ -106,9 +114,10 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
     if (typeof options !== "object" || options === null) throw new ZarrError("INVALID_ARGUMENT", "new AzureStore needs an options object with a container");
     this.container = checkContainer(options.container);
     this.prefix = containerPrefix(options.prefix);
-    const { endpoint, sasToken } = resolveAccess(options);
+    const { endpoint, sasToken, sharedKey } = resolveAccess(options);
     this.endpoint = endpoint;
-    this.signed = sasToken !== undefined;
+    this.auth = sasToken !== undefined ? "sas" : sharedKey !== undefined ? "sharedKey" : "anonymous";
+    this.signed = this.auth !== "anonymous";
     if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") throw new ZarrError("INVALID_ARGUMENT", "Azure option `readOnly` must be a boolean");
     this.readOnly = options.readOnly ?? !this.signed;
     const retries = options.retries ?? 3;
@@ -117,7 +126,8 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
     if (pageSize !== undefined && (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 5000)) {
       throw new ZarrError("INVALID_ARGUMENT", `Azure option \`listPageSize\` must be an integer from 1 to 5000, got ${pageSize}`);
     }
-    const fetch = options.fetch ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
+    const given = options.fetch ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
+    const fetch = sharedKey === undefined ? given : sharedKeyFetch(given, sharedKey.account, sharedKey.key);
     const timeout = options.timeout ?? DEFAULT_TIMEOUT;
     const containerUrl = `${endpoint}/${encodeURIComponent(this.container)}`;
     const path = this.prefix.split("/").map(encodeURIComponent).join("/");
@@ -239,7 +249,7 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
 
   #assertWritable(key: string): void {
     if (this.readOnly) {
-      const why = this.signed ? "" : " (no SAS token: pass sasToken or set AZURE_STORAGE_SAS_TOKEN to write)";
+      const why = this.signed ? "" : " (anonymous: pass sasToken or accountKey, or set AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_KEY, to write)";
       throw new ZarrError("STORE_READ_ONLY", `Cannot modify ${JSON.stringify(key)}: the Azure store ${this.url} is read-only${why}`, { key });
     }
   }

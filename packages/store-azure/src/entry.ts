@@ -8,6 +8,7 @@ const EXPECTED: Record<string, string> = {
   account: "string",
   endpoint: "string",
   sasToken: "string",
+  accountKey: "string",
   anonymous: "boolean",
   retries: "number",
   timeout: "number",
@@ -33,7 +34,7 @@ function settingsFrom(options: StoreOpenOptions): Partial<AzureStoreOptions> {
 /**
  * Serves the `az`, `abfs`, `abfss`, `azure+https` and `azure+http` schemes in `openStore`
  * (from @zarr/core); see `parseAzureUrl` for the URL forms. Settings in the options
- * (`account`, `endpoint`, `sasToken`, `anonymous`, `retries`, `timeout`, `fetch`,
+ * (`account`, `endpoint`, `sasToken`, `accountKey`, `anonymous`, `retries`, `timeout`, `fetch`,
  * `maxMetadataBytes`, `maxValueBytes`, `listPageSize`, `env`, `readOnly`) override the URL's.
  *
  * @example
@@ -52,8 +53,8 @@ export const azureStoreEntry: StoreEntry = {
     const { container, prefix, ...fromUrl } = parseAzureUrl(url);
     // An account in the options means its own endpoint, unless the options name one too.
     if (settings.account !== undefined && settings.endpoint === undefined) delete fromUrl.endpoint;
-    if (settings.sasToken !== undefined) delete fromUrl.anonymous;
-    if (settings.anonymous === true) delete fromUrl.sasToken;
+    if (settings.sasToken !== undefined || settings.accountKey !== undefined) delete fromUrl.anonymous;
+    if (settings.anonymous === true || settings.accountKey !== undefined) delete fromUrl.sasToken;
     const readOnly = options.readOnly === true ? { readOnly: true } : {};
     return new AzureStore({ ...fromUrl, ...settings, ...readOnly, container, prefix });
   },

@@ -1,5 +1,6 @@
 /** Where an AzureStore sends requests and how it authorises them, from its options and the environment. */
 import { ZarrError } from "@zarr/spec";
+import { decodeAccountKey } from "./shared-key.js";
 
 /** The Blob service REST version every request names (`x-ms-version`). */
 export const AZURE_API_VERSION = "2021-08-06";
@@ -9,14 +10,18 @@ export interface AzureAccessOptions {
   account?: string;
   endpoint?: string;
   sasToken?: string;
+  accountKey?: string;
   anonymous?: boolean;
   env?: Record<string, string | undefined>;
 }
 
-/** The account's Blob service URL (no trailing `/`) and the SAS token (no leading `?`), if any. */
+/** The account's Blob service URL (no trailing `/`) and how requests are authorised. */
 export interface AzureResolved {
   endpoint: string;
+  /** The SAS token (no leading `?`), if any. */
   sasToken: string | undefined;
+  /** The account and its decoded key, for Shared Key signatures. */
+  sharedKey: { account: string; key: Uint8Array<ArrayBuffer> } | undefined;
 }
 
 function invalid(message: string): never {
@@ -52,25 +57,34 @@ export function checkSasToken(token: unknown, where: string): string {
 /**
  * The endpoint: the `endpoint` option, else `ZARR_AZURE_ENDPOINT`, else
  * `https://ACCOUNT.blob.core.windows.net` with the account from the option or
- * `AZURE_STORAGE_ACCOUNT`. The SAS token: the option, else `AZURE_STORAGE_SAS_TOKEN`
- * (unless `anonymous: true`).
+ * `AZURE_STORAGE_ACCOUNT`. Authorisation: the `sasToken` or `accountKey` option (at most
+ * one, and neither with `anonymous: true`), else `AZURE_STORAGE_SAS_TOKEN`, else
+ * `AZURE_STORAGE_KEY` (Shared Key, with the account name), else none.
  */
 export function resolveAccess(options: AzureAccessOptions): AzureResolved {
   const env = options.env ?? processEnv();
-  for (const name of ["account", "endpoint", "sasToken"] as const) {
+  for (const name of ["account", "endpoint", "sasToken", "accountKey"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "string") invalid(`Azure option \`${name}\` must be a string`);
   }
   if (options.anonymous !== undefined && typeof options.anonymous !== "boolean") invalid("Azure option `anonymous` must be a boolean");
-  if (options.anonymous === true && options.sasToken !== undefined) invalid("Azure options `anonymous` and `sasToken` exclude each other");
+  const given = (["sasToken", "accountKey"] as const).filter((name) => options[name] !== undefined).map((name) => `\`${name}\``);
+  if (options.anonymous === true) given.push("`anonymous`");
+  if (given.length > 1) invalid(`Azure options ${given.join(" and ")} exclude each other`);
+  const account = options.account ?? (env.AZURE_STORAGE_ACCOUNT || undefined);
+  if (account !== undefined && !/^[a-z0-9]{3,24}$/.test(account)) invalid(`Invalid Azure storage account name ${JSON.stringify(account)}`);
   let endpoint = options.endpoint ?? (env.ZARR_AZURE_ENDPOINT || undefined);
   if (endpoint === undefined) {
-    const account = options.account ?? (env.AZURE_STORAGE_ACCOUNT || undefined);
     if (account === undefined) invalid("No Azure storage account: pass `account` (or `endpoint`), or set AZURE_STORAGE_ACCOUNT");
-    if (!/^[a-z0-9]{3,24}$/.test(account)) invalid(`Invalid Azure storage account name ${JSON.stringify(account)}`);
     endpoint = `https://${account}.blob.core.windows.net`;
   }
-  let sasToken: string | undefined;
-  if (options.sasToken !== undefined) sasToken = checkSasToken(options.sasToken, "option `sasToken`");
-  else if (options.anonymous !== true && env.AZURE_STORAGE_SAS_TOKEN) sasToken = checkSasToken(env.AZURE_STORAGE_SAS_TOKEN, "AZURE_STORAGE_SAS_TOKEN");
-  return { endpoint: checkEndpoint(endpoint), sasToken };
+  const resolved: AzureResolved = { endpoint: checkEndpoint(endpoint), sasToken: undefined, sharedKey: undefined };
+  const sharedKey = (key: string) => {
+    if (account === undefined) invalid("An Azure account key needs the account name: pass `account` or set AZURE_STORAGE_ACCOUNT");
+    return { account, key: decodeAccountKey(key) };
+  };
+  if (options.sasToken !== undefined) resolved.sasToken = checkSasToken(options.sasToken, "option `sasToken`");
+  else if (options.accountKey !== undefined) resolved.sharedKey = sharedKey(options.accountKey);
+  else if (options.anonymous !== true && env.AZURE_STORAGE_SAS_TOKEN) resolved.sasToken = checkSasToken(env.AZURE_STORAGE_SAS_TOKEN, "AZURE_STORAGE_SAS_TOKEN");
+  else if (options.anonymous !== true && env.AZURE_STORAGE_KEY) resolved.sharedKey = sharedKey(env.AZURE_STORAGE_KEY);
+  return resolved;
 }

@@ -2,7 +2,7 @@
 import { consolidateMetadata, createArray, createRegistry, get, open, openGroup, openStore, set } from "@zarr/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AzureStore, type AzureStoreOptions, azureStoreEntry } from "../src/index.js";
-import { type Azurite, accountSas, createContainer, startAzurite } from "./azurite.js";
+import { type Azurite, accountSas, createContainer, DEV_ACCOUNT, DEV_KEY, startAzurite } from "./azurite.js";
 
 interface Seen {
   method: string;
@@ -145,7 +145,7 @@ describe("anonymous", () => {
     seen.length = 0;
     const error = await rejection(s.set("x", text("x")));
     expect(error.code).toBe("STORE_READ_ONLY");
-    expect(error.message).toContain("no SAS token");
+    expect(error.message).toContain("anonymous: pass sasToken or accountKey");
     expect(seen).toEqual([]);
   });
 
@@ -173,5 +173,45 @@ describe("through @zarr/core and openStore", () => {
     const t2m = await open(reader, "t2m");
     expect(Array.from((await get(t2m as never, [1, null])).data as Float32Array)).toEqual([4, 5, 6]);
     expect((await reader.listDir("t2m/c/")).prefixes).toEqual(["0", "1"]);
+  });
+});
+
+describe("with Shared Key", () => {
+  it("signs every request with the account key: reads, ranges, writes, conditional writes, listing", async () => {
+    const s = new AzureStore({ container: "private", prefix: "shared key", account: DEV_ACCOUNT, accountKey: DEV_KEY, endpoint: azurite.endpoint, env: {}, retries: 0, fetch: recording });
+    expect([s.auth, s.signed, s.readOnly]).toEqual(["sharedKey", true, false]);
+    await s.set("a b/c&d", text("hello world"));
+    await s.set("empty", new Uint8Array(0));
+    expect(decode(await s.get("a b/c&d"))).toBe("hello world");
+    expect(decode(await s.getRange("a b/c&d", { suffixLength: 5 }))).toBe("world");
+    expect(await s.getSize("empty")).toBe(0);
+    await s.setIfVersion("v", text("1"), null);
+    expect((await rejection(s.setIfVersion("v", text("2"), null))).code).toBe("STORE_CHANGED");
+    expect(await s.listDir("")).toEqual({ keys: ["empty", "v"], prefixes: ["a b"] });
+    await s.deletePrefix("");
+    expect(await collect(s.list())).toEqual([]);
+    expect(seen.length).toBeGreaterThan(10);
+    for (const r of seen) {
+      expect(r.headers.get("authorization")).toMatch(/^SharedKey devstoreaccount1:[A-Za-z0-9+/]+=*$/);
+      expect(r.headers.get("x-ms-date")).not.toBeNull();
+      expect(r.url).not.toContain("sig=");
+    }
+  });
+
+  it("takes the key from AZURE_STORAGE_KEY; a wrong key fails with 403 and is never printed", async () => {
+    const env = { ZARR_AZURE_ENDPOINT: azurite.endpoint, AZURE_STORAGE_ACCOUNT: DEV_ACCOUNT, AZURE_STORAGE_KEY: DEV_KEY };
+    const registry = createRegistry([azureStoreEntry]);
+    const fromEnv = (await openStore("az://private/env", { registry, env })) as AzureStore;
+    expect(fromEnv.auth).toBe("sharedKey");
+    await fromEnv.set("k", text("v"));
+    expect(decode(await fromEnv.get("k"))).toBe("v");
+    const wrongKey = Buffer.from("definitely not the account key").toString("base64");
+    const wrong = new AzureStore({ container: "private", account: DEV_ACCOUNT, accountKey: wrongKey, endpoint: azurite.endpoint, env: {}, retries: 0 });
+    for (const failing of [() => wrong.get("env/k"), () => wrong.listDir(""), () => wrong.set("x", text("x"))]) {
+      const error = await rejection(failing());
+      expect(error.code).toBe("STORE_FAILED");
+      expect(error.message).toContain("403");
+      expect(error.message).not.toContain(wrongKey);
+    }
   });
 });

@@ -9,6 +9,7 @@ it("the README example runs against a real Azurite", () => {
   expect(out).toContain("{ keys: [ 'zarr.json' ], prefixes: [ 't2m' ] }");
   expect(out).toContain("Float32Array(1) [ 275 ]");
   expect(out).toContain("STORE_CHANGED");
+  expect(out).toContain("sharedKey [ 'zarr.json' ]");
   expect(out).toContain("12 undefined");
   expect(out).toContain("STORE_READ_ONLY");
   expect(out).toContain("endpoint: 'https://myaccount.blob.core.windows.net'");

@@ -44,8 +44,11 @@ describe("settings", () => {
     expect(new AzureStore({ container: "cc1", env: { ZARR_AZURE_ENDPOINT: "http://127.0.0.1:9/dev/", AZURE_STORAGE_ACCOUNT: "acct2" } }).endpoint).toBe("http://127.0.0.1:9/dev");
     const signed = new AzureStore({ container: "cc1", account: "acct1", env: { AZURE_STORAGE_SAS_TOKEN: `?${SAS}` } });
     expect([signed.signed, signed.readOnly]).toEqual([true, false]);
-    const anonymous = new AzureStore({ container: "cc1", account: "acct1", anonymous: true, env: { AZURE_STORAGE_SAS_TOKEN: SAS } });
-    expect([anonymous.signed, anonymous.readOnly]).toEqual([false, true]);
+    const anonymous = new AzureStore({ container: "cc1", account: "acct1", anonymous: true, env: { AZURE_STORAGE_SAS_TOKEN: SAS, AZURE_STORAGE_KEY: "a2V5" } });
+    expect([anonymous.auth, anonymous.readOnly]).toEqual(["anonymous", true]);
+    // A SAS token in the environment wins over a key there.
+    expect(new AzureStore({ container: "cc1", account: "acct1", env: { AZURE_STORAGE_SAS_TOKEN: SAS, AZURE_STORAGE_KEY: "a2V5" } }).auth).toBe("sas");
+    expect(new AzureStore({ container: "cc1", env: { AZURE_STORAGE_ACCOUNT: "acct1", AZURE_STORAGE_KEY: "a2V5" } }).auth).toBe("sharedKey");
   });
 
   it("refuses bad settings with INVALID_ARGUMENT, never quoting a SAS token", () => {
@@ -59,6 +62,10 @@ describe("settings", () => {
       [{ container: "cc1", endpoint: `http://h/acct?${SAS}`, env: {} }, "no query or credentials"],
       [{ container: "cc1", endpoint: "ftp://h", env: {} }, "must be http: or https:"],
       [{ container: "cc1", account: "acct1", listPageSize: 0, env: {} }, "listPageSize"],
+      [{ container: "cc1", account: "acct1", sasToken: SAS, accountKey: "a2V5", env: {} }, "`sasToken` and `accountKey` exclude each other"],
+      [{ container: "cc1", endpoint: "http://h/acct", accountKey: "a2V5", env: {} }, "needs the account name"],
+      [{ container: "cc1", account: "acct1", accountKey: "not base64!", env: {} }, "not base64"],
+      [{ container: "cc1", endpoint: "http://h/acct", env: { AZURE_STORAGE_KEY: "a2V5" } }, "needs the account name"],
       [{ container: "cc1", account: "acct1", prefix: "a/../b", env: {} }, ".."],
     ] as const) {
       let message = "";
