@@ -38,6 +38,8 @@ const KEYWORDS = {
   "store-fs": ["store", "filesystem"],
   "store-http": ["store", "http", "range-requests"],
   "store-s3": ["store", "s3", "aws"],
+  "store-gcs": ["store", "gcs", "google-cloud-storage", "gs"],
+  "store-azure": ["store", "azure", "azure-blob-storage", "abfs"],
   "store-utils": ["store", "cache", "logging"],
   "store-zip": ["store", "zip"],
   "v2-compat": ["zarr-v2", "numcodecs", "conversion"],

@@ -49,6 +49,21 @@ export const storeEntries: readonly RegistryEntry[] = [
     package: "@zarr/store-s3",
     load: () => import("@zarr/store-s3").then((m) => m.s3StoreEntry),
   },
+  {
+    type: "store",
+    name: "gs",
+    lazy: true,
+    package: "@zarr/store-gcs",
+    load: () => import("@zarr/store-gcs").then((m) => m.gcsStoreEntry),
+  },
+  {
+    type: "store",
+    name: "az",
+    aliases: ["abfs", "abfss", "azure+https", "azure+http"],
+    lazy: true,
+    package: "@zarr/store-azure",
+    load: () => import("@zarr/store-azure").then((m) => m.azureStoreEntry),
+  },
 ];
 
 /**

@@ -62,6 +62,8 @@ export function storeProviderOf(scheme: string): string | undefined {
   if (scheme === "file") return "@zarr/store-fs";
   if (scheme === "http" || scheme === "https") return "@zarr/store-http";
   if (scheme === "s3") return "@zarr/store-s3";
+  if (scheme === "gs") return "@zarr/store-gcs";
+  if (["az", "abfs", "abfss", "azure+https", "azure+http"].includes(scheme)) return "@zarr/store-azure";
   if (scheme === "zip" || scheme.startsWith("zip+")) return "@zarr/store-zip";
   return undefined;
 }

@@ -39,6 +39,10 @@ describe("provider hints", () => {
     for (const [url, pkg] of [
       ["https://example.com/a.zarr", "@zarr/store-http"],
       ["s3://bucket/a.zarr", "@zarr/store-s3"],
+      ["gs://bucket/a.zarr", "@zarr/store-gcs"],
+      ["az://container/a.zarr", "@zarr/store-azure"],
+      ["abfss://container@acct.dfs.core.windows.net/a.zarr", "@zarr/store-azure"],
+      ["azure+https://acct.blob.core.windows.net/container/a.zarr", "@zarr/store-azure"],
       ["zip+https://example.com/a.zip", "@zarr/store-zip"],
       ["/tmp/a.zarr", "@zarr/store-fs"],
     ]) {
@@ -46,7 +50,7 @@ describe("provider hints", () => {
       expect((e as ZarrError).code).toBe("UNSUPPORTED");
       expect((e as ZarrError).message).toContain(`It is provided by ${pkg}: install it`);
     }
-    expect(storeProviderOf("gs")).toBeUndefined();
+    expect(storeProviderOf("ftp")).toBeUndefined();
   });
 
   it("the table covers every codec @zarr/all registers, and core's own registry can use it", async () => {

@@ -29,6 +29,8 @@ const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = {
   "@zarr/store-http": () => import("@zarr/store-http"),
   "@zarr/store-zip": () => import("@zarr/store-zip"),
   "@zarr/store-s3": () => import("@zarr/store-s3"),
+  "@zarr/store-gcs": () => import("@zarr/store-gcs"),
+  "@zarr/store-azure": () => import("@zarr/store-azure"),
 };
 
 /** The registry entry of `type` named `name` among the exports of package `pkg` (arrays of entries included). */

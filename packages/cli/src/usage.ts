@@ -157,6 +157,10 @@ STORE is where the hierarchy lives:
   data.zarr                          a local directory (or file:///abs/data.zarr)
   https://example.com/data.zarr      HTTP(S) (cannot list: tree needs consolidated metadata)
   s3://bucket/prefix/data.zarr       S3 (credentials and region from the AWS environment)
+  gs://bucket/prefix/data.zarr       Google Cloud Storage (GCS_HMAC_ACCESS_KEY_ID/GCS_HMAC_SECRET,
+                                     GOOGLE_OAUTH_ACCESS_TOKEN or anonymous; ZARR_GCS_ENDPOINT)
+  az://container/prefix/data.zarr    Azure Blob Storage (AZURE_STORAGE_ACCOUNT; AZURE_STORAGE_SAS_TOKEN or
+                                     AZURE_STORAGE_KEY; also abfss://container@ACCOUNT.dfs.core.windows.net/…)
   data.zarr.zip                      a zip archive (also zip+https://host/data.zarr.zip)
 http(s) stores: every command takes --header 'Name: value' (repeatable) and reads
 ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS);

@@ -7,6 +7,6 @@ describe("zarr --help", () => {
     const { out, code } = await run("--help");
     expect(code).toBe(0);
     expect(out).not.toMatch(/STORE is a local directory\./);
-    for (const example of ["data.zarr ", "file:///", "https://example.com/data.zarr", "s3://bucket/", "data.zarr.zip", "zip+https://"]) expect(out).toContain(example);
+    for (const example of ["data.zarr ", "file:///", "https://example.com/data.zarr", "s3://bucket/", "gs://bucket/", "az://container/", "data.zarr.zip", "zip+https://"]) expect(out).toContain(example);
   });
 });

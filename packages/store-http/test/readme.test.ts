@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
-it("the README example runs", () => {
-  const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
+it("the README examples run", () => {
+  const [out, listing] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(out).toContain("[ 'air temp' ]");
   expect(out.replace(/\s+/g, " ")).toContain("[ 2, 4 ] [ 6, 7, 8, 9, 12, 13, 14, 15 ]");
   expect(out).toContain("STORE_READ_ONLY");
@@ -18,4 +18,7 @@ it("the README example runs", () => {
   expect(out).toContain("piped true 24");
   expect(out).toContain('"v0" STORE_CHANGED');
   expect(out).toContain("STORE_TOO_LARGE");
+  expect(listing).toContain("[ 'a&b/zarr.json' ] c/");
+  expect(listing).toContain("STORE_FAILED Listing gs://bucket/ failed: HTTP 403 AccessDenied (not retried)");
+  expect(listing).not.toContain("SECRET");
 });
