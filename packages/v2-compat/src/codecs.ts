@@ -76,6 +76,14 @@ async function kindOf(id: string, registry: Registry): Promise<CodecKind | undef
   return undefined;
 }
 
+/**
+ * A compressor is bytes→bytes, except a numcodecs codec that compresses the chunk as an
+ * array (zfpy: numcodecs hands it the chunk's ndarray), which Zarr v3 makes the serializer.
+ */
+async function compressorKind(id: string, registry: Registry): Promise<CodecKind> {
+  return (await kindOf(id, registry)) === "array_to_bytes" ? "array_to_bytes" : "bytes_to_bytes";
+}
+
 const BLOSC_SHUFFLE = ["noshuffle", "shuffle", "bitshuffle"];
 
 /** A numcodecs configuration (minus `id`) as the v3 codec's configuration; `typesize` is what the codec receives per element. */
@@ -146,7 +154,7 @@ export async function v2CodecsToV3(
   let typesize = 1;
   for (const filter of [...(v2.filters ?? []), ...(v2.compressor === null ? [] : [v2.compressor])]) {
     const id = filter.id;
-    const kind = v2.compressor === filter ? "bytes_to_bytes" : await kindOf(id, registry);
+    const kind = v2.compressor === filter ? await compressorKind(id, registry) : await kindOf(id, registry);
     if (kind === "array_to_array" || kind === undefined) {
       if (serializer !== undefined || bytesCodecs.length > 0) {
         throw new ZarrError(
