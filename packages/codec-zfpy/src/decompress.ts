@@ -3,7 +3,7 @@
  * the blocks in order, x fastest), into a C-order array shaped like the NumPy array that
  * was compressed: ZFP's x axis is NumPy's last.
  */
-import { DEFAULT_MAX_CHUNK_BYTES, ZarrError } from "@zarr/spec";
+import { DEFAULT_MAX_CHUNK_BYTES, throwIfAborted, ZarrError } from "@zarr/spec";
 import { BitReader } from "./bit-reader.js";
 import { Block32Decoder } from "./block32.js";
 import { Block64Decoder } from "./block64.js";
@@ -36,7 +36,8 @@ const ITEM_SIZE: Record<ZfpType, number> = { int32: 4, int64: 8, float32: 4, flo
  * Decompresses a ZFP stream with a full header (zfpy's `compress_numpy` output, the
  * `numcodecs.zfpy` / `zfpy` chunk format), matching libzfp 1.0's `decompress_numpy`
  * bit for bit. Corrupt or truncated input, and a header announcing more than
- * `maxOutputBytes`, throw a `CODEC_FAILED` `ZarrError`; an unknown codec version `UNSUPPORTED`.
+ * `maxOutputBytes`, throw a `CODEC_FAILED` `ZarrError`; an unknown codec version `UNSUPPORTED`;
+ * an aborted `signal` stops it between rows of blocks with `ABORTED`.
  *
  * @example
  * ```ts
@@ -80,9 +81,9 @@ export function zfpDecompress(bytes: Uint8Array, options: ZfpDecompressOptions =
   const sz = nx * ny;
   const sw = nx * ny * nz;
   for (let w = 0; w < bw; w++) {
-    options.signal?.throwIfAborted();
     for (let z = 0; z < bz; z++) {
       for (let y = 0; y < by; y++) {
+        throwIfAborted(options.signal);
         for (let x = 0; x < bx; x++) {
           decoder.decode(reader);
           if (reader.pos > reader.length) throw truncated(key);
