@@ -11,9 +11,10 @@ import { lz4 } from "@zarr/codec-lz4";
 import { lzmaLazy } from "@zarr/codec-lzma/lazy";
 import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
+import { zfpyLazy } from "@zarr/codec-zfpy/lazy";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
-import type { RegistryEntry } from "@zarr/spec";
 import type { AnyFormatEntry } from "@zarr/core";
+import type { RegistryEntry } from "@zarr/spec";
 import { fileStoreEntry } from "@zarr/store-fs";
 import { httpStoreEntry } from "@zarr/store-http";
 import { zipStoreEntry } from "@zarr/store-zip";
@@ -27,6 +28,7 @@ export const codecEntries: readonly RegistryEntry[] = [
   lz4,
   bz2Lazy,
   lzmaLazy,
+  zfpyLazy,
   crc32cCodec,
   vlenUtf8,
   vlenBytes,

@@ -18,6 +18,7 @@ const CODEC_PROVIDERS: Readonly<Record<string, string>> = {
   sharding_indexed: "@zarr/codec-sharding",
   bz2: "@zarr/codec-bz2",
   lzma: "@zarr/codec-lzma",
+  zfpy: "@zarr/codec-zfpy",
   delta: "@zarr/codec-filters",
   fixedscaleoffset: "@zarr/codec-filters",
   quantize: "@zarr/codec-filters",

@@ -31,22 +31,40 @@ export function decodeBitPlanes(
     const plane = k >= 32 ? high : low;
     const bit = 1 << (k & 31);
     // The first n bits of the plane, verbatim.
-    const m = n < bits ? n : bits;
+    const m = Math.min(n , bits);
     bits -= m;
     for (let i = 0; i < m; ) {
-      const count = m - i < 24 ? m - i : 24;
+      const count = Math.min(m - i , 24);
       let x = reader.bits(count);
-      for (let j = i; x !== 0; j++, x >>>= 1) if (x & 1) plane[j] |= bit;
+      // Visit the one bits only.
+      while (x !== 0) {
+        const lowest = x & -x;
+        plane[i + 31 - Math.clz32(lowest)] |= bit;
+        x ^= lowest;
+      }
       i += count;
     }
     // The rest of the plane: group test, then a unary run to the next one bit.
     while (n < size && bits > 0) {
       bits--;
       if (reader.bit() === 0) break;
-      while (n < size - 1 && bits > 0) {
-        bits--;
-        if (reader.bit() !== 0) break;
-        n++;
+      // Zeros up to the next one bit, at most up to the last coefficient or the budget;
+      // scanned 24 bits at a time.
+      for (let limit = Math.min(size - 1 - n, bits); limit > 0; ) {
+        const window = reader.peek24();
+        const span = Math.min(limit, 24);
+        const zeros = window === 0 ? 24 : 31 - Math.clz32(window & -window);
+        if (zeros >= span) {
+          reader.skip(span);
+          n += span;
+          bits -= span;
+          limit -= span;
+          continue;
+        }
+        reader.skip(zeros + 1);
+        n += zeros;
+        bits -= zeros + 1;
+        break;
       }
       plane[n] |= bit;
       n++;

@@ -40,6 +40,14 @@ export class BitReader {
     return (word & ((1 << n) - 1)) >>> 0;
   }
 
+  /** The next 24 bits, the first one least significant, without consuming them. */
+  peek24(): number {
+    const p = this.pos;
+    const i = p >>> 3;
+    const b = this.bytes;
+    return ((b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> (p & 7)) & 0xffffff;
+  }
+
   /** Skips `n` bits. */
   skip(n: number): void {
     this.pos += n;

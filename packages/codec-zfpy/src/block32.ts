@@ -4,8 +4,9 @@
  * and the reversible one (coded precision, reversible lifting, and for floats either the
  * exact block-floating-point form or the raw bits reinterpreted as integers).
  */
-import type { BitReader } from "./bit-reader.js";
+
 import { decodeBitPlanes } from "./bit-planes.js";
+import type { BitReader } from "./bit-reader.js";
 import type { ZfpParams } from "./header.js";
 import { PERMUTATIONS } from "./permutations.js";
 import { inverseTransform32, reversibleInverseTransform32 } from "./transform.js";

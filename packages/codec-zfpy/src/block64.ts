@@ -2,8 +2,9 @@
  * Decoding of one block of 64-bit scalars (float64 or int64), the same steps as
  * {@link Block32Decoder} with 64-bit integers (BigInts wrapped to int64).
  */
-import type { BitReader } from "./bit-reader.js";
+
 import { decodeBitPlanes } from "./bit-planes.js";
+import type { BitReader } from "./bit-reader.js";
 import { budget } from "./block32.js";
 import type { ZfpParams } from "./header.js";
 import { PERMUTATIONS } from "./permutations.js";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChunkSpec, CodecBuildContext, DataType } from "@zarr/spec";
 import { describe, expect, it } from "vitest";
-import { readZfpHeader, zfpDecompress, zfpy } from "../src/index.js";
+import { readZfpHeader, type ZfpyCodec, zfpDecompress, zfpy } from "../src/index.js";
 import { zfpHeader } from "./helpers.js";
 
 const VECTORS = join(import.meta.dirname, "..", "test-data", "vectors");
@@ -124,7 +124,7 @@ describe("the codec", () => {
     const ctx = { spec: s, path: ["codecs", 2] } as unknown as CodecBuildContext;
     expect(() => zfpy.fromConfig({ mode: 4, tolerance: "0.1" }, ctx)).toThrow(expect.objectContaining({ code: "METADATA_INVALID", message: expect.stringMatching(/\$\.codecs\[2\]\.configuration\.tolerance: expected a number/) }));
     expect(() => zfpy.fromConfig({ level: 1 }, ctx)).toThrow(/unknown zfpy codec option "level"/);
-    const codec = zfpy.fromConfig({ id: "zfpy", mode: 2, rate: 8, compression_kwargs: { rate: 8 } }, ctx);
+    const codec = zfpy.fromConfig({ id: "zfpy", mode: 2, rate: 8, compression_kwargs: { rate: 8 } }, ctx) as ZfpyCodec;
     expect(codec.toJSON()).toEqual({ name: "numcodecs.zfpy", configuration: { mode: 2, rate: 8, compression_kwargs: { rate: 8 } } });
   });
 });

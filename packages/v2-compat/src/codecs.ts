@@ -6,8 +6,9 @@
  * is the byte order of what the last array filter produces (numcodecs hands the
  * compressor the filter output's in-memory bytes).
  */
-import { type CodecKind, type ExtensionObject, type JsonObject, ZarrError } from "@zarr/spec";
+
 import type { Registry } from "@zarr/core";
+import { type CodecKind, type ExtensionObject, type JsonObject, ZarrError } from "@zarr/spec";
 import { type ByteOrder, byteOrderOf, type Dtype, itemSizeOf, parseTypestr } from "./dtype.js";
 import type { CodecConfigV2 } from "./metadata.js";
 

@@ -1,4 +1,6 @@
 /** The v2 API in detail: dtypes, fill values, codec chains, paths, writes through @zarr/core's functions. */
+
+import { filterCodecs } from "@zarr/codec-filters";
 import {
   children,
   consolidateMetadata,
@@ -15,7 +17,6 @@ import {
   toCanonicalJson,
   updateAttributes,
 } from "@zarr/core";
-import { filterCodecs } from "@zarr/codec-filters";
 import { type CodecEntry, type JsonValue, parseJson, ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -3,11 +3,11 @@ import { normalizePath, open } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
 import { convert } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
+import { printable } from "../printable.js";
 import { terminalProgress } from "../progress.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
-import { printable } from "../printable.js";
 
 /** Runs `zarr convert`. */
 export async function convertCommand(args: string[], io: CliIO): Promise<void> {
