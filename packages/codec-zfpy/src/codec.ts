@@ -17,6 +17,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { zfpDecompress } from "./decompress.js";
+import { type ZfpValues, zfpCompressReversible } from "./encode-reversible.js";
 import { readZfpHeader, ZFP_TYPES, type ZfpType } from "./header.js";
 
 /** Where worker threads find the entry. */
@@ -31,8 +32,8 @@ const CONFIG_KEYS = ["mode", "tolerance", "rate", "precision", "compression_kwar
 /**
  * The zfpy codec for one array: decodes chunks that numcodecs' `ZFPY` (zfpy's
  * `compress_numpy`) wrote, in any ZFP mode, for float32, float64, int32 and int64 arrays
- * of 1 to 4 dimensions. Each chunk's stream names its own mode, so the configuration is
- * kept only to be written back. Encoding is not implemented.
+ * of 1 to 4 dimensions; each chunk's stream names its own mode. Encodes in the lossless
+ * (reversible) mode only, numcodecs' default; lossy settings cannot be written.
  *
  * @example
  * ```ts
@@ -47,13 +48,27 @@ export class ZfpyCodec implements ArrayToBytesCodec {
   /** @param configuration - the numcodecs settings, written back as given */
   constructor(readonly configuration: JsonObject = {}) {}
 
-  /** Not implemented: throws an `UNSUPPORTED` `ZarrError` naming the chunk. */
-  encode(_chunk: NdArray, _spec: ChunkSpec, ctx: CodecCallContext): Uint8Array {
-    throw new ZarrError(
-      "UNSUPPORTED",
-      `zfpy: cannot encode chunk "${ctx.key}": writing ZFP streams is not implemented (@zarr/codec-zfpy only decodes)`,
-      { key: ctx.key },
-    );
+  /**
+   * Compresses a chunk losslessly, byte for byte as numcodecs' `ZFPY` does with this
+   * configuration, when the configuration asks for ZFP's reversible mode (numcodecs'
+   * default: the selected `tolerance`, `rate` or `precision` is negative). Lossy settings
+   * throw an `UNSUPPORTED` `ZarrError` naming the chunk: writing them is not implemented.
+   */
+  encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Uint8Array {
+    throwIfAborted(ctx.signal);
+    const lossy = lossySetting(this.configuration);
+    if (lossy !== undefined) {
+      throw new ZarrError(
+        "UNSUPPORTED",
+        `zfpy: cannot encode chunk "${ctx.key}": writing lossy ZFP streams (${lossy}) is not implemented; only the lossless mode (numcodecs' default, tolerance -1) can be written`,
+        { key: ctx.key },
+      );
+    }
+    try {
+      return zfpCompressReversible(chunk.data as ZfpValues, spec.shape);
+    } catch (error) {
+      throw asZarrError(error, "CODEC_FAILED", `zfpy: cannot encode chunk "${ctx.key}"`, ctx.key);
+    }
   }
 
   /**
@@ -85,6 +100,33 @@ export class ZfpyCodec implements ArrayToBytesCodec {
   toJSON(): ExtensionObject {
     return { name: ZFPY_CODEC_NAME, configuration: { ...this.configuration } };
   }
+}
+
+/** numcodecs' `mode` values (zfpy's `zfp_mode`) and the keyword each passes to zfpy. */
+const MODE_ARGUMENT: Record<number, string> = { 2: "rate", 3: "precision", 4: "tolerance" };
+const REVERSIBLE_MODE = 5;
+
+/**
+ * The lossy setting a numcodecs configuration selects (e.g. `"tolerance 0.01"`), or
+ * `undefined` when it selects the reversible mode: zfpy compresses losslessly when the
+ * keyword numcodecs passes (by `mode`, default fixed accuracy) is negative.
+ */
+export function lossySetting(configuration: JsonObject): string | undefined {
+  const given = configuration.compression_kwargs;
+  let kwargs: JsonObject;
+  if (given !== undefined && given !== null && typeof given === "object" && !Array.isArray(given)) {
+    kwargs = given;
+  } else {
+    const mode = typeof configuration.mode === "number" ? configuration.mode : 4;
+    if (mode === REVERSIBLE_MODE) return undefined;
+    const argument = MODE_ARGUMENT[mode];
+    if (argument === undefined) return `mode ${mode}`;
+    kwargs = { [argument]: configuration[argument] ?? -1 };
+  }
+  for (const [key, value] of Object.entries(kwargs)) {
+    if (typeof value !== "number" || value >= 0) return `${key} ${JSON.stringify(value)}`;
+  }
+  return undefined;
 }
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {

@@ -8,12 +8,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistry, get, openArray } from "@zarr/core";
+import { createRegistry, get, openArray, set } from "@zarr/core";
 import { FileSystemStore } from "@zarr/store-fs";
-import { v2Format } from "@zarr/v2-compat";
+import { createArrayV2, v2Format } from "@zarr/v2-compat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { havePythonZarr, requirePeer } from "../../../scripts/test-env.mjs";
-import { zfpDecompress, zfpy } from "../src/index.js";
+import { type ZfpValues, zfpCompressReversible, zfpDecompress, zfpy } from "../src/index.js";
 import { bytesOf, firstDifference } from "./helpers.js";
 import { type ZfpyCase, type ZfpyResult, zfpyBatch } from "./python.js";
 
@@ -71,6 +71,7 @@ beforeAll(() => {
 describe("random streams from zfpy", () => {
   it("decode bit for bit like zfpy's decompress_numpy", () => {
     requirePeer(haveZfpy(), PEER);
+    expect(results).toHaveLength(CASES.length);
     const failures: string[] = [];
     results.forEach((r, i) => {
       const c = CASES[i];
@@ -88,8 +89,24 @@ describe("random streams from zfpy", () => {
     expect(CASES.some((c) => c.shape.some((n) => n % 4 !== 0))).toBe(true);
   });
 
+  it("our lossless encoding is byte for byte zfpy's", () => {
+    requirePeer(haveZfpy(), PEER);
+    expect(results).toHaveLength(CASES.length);
+    const arrays = { float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array };
+    const failures: string[] = [];
+    results.forEach((r, i) => {
+      const c = CASES[i];
+      if (Object.keys(c.args).length > 0) return;
+      const values = new arrays[c.dtype](r.input.slice().buffer) as ZfpValues;
+      const at = firstDifference(zfpCompressReversible(values, c.shape), r.stream);
+      if (at >= 0) failures.push(`${JSON.stringify(c)}: first difference at byte ${at}`);
+    });
+    expect(failures).toEqual([]);
+  });
+
   it("lossless streams give the input back", () => {
     requirePeer(haveZfpy(), PEER);
+    expect(results).toHaveLength(CASES.length);
     const lossless = results.filter((_, i) => Object.keys(CASES[i].args).length === 0);
     expect(lossless.length).toBeGreaterThan(10);
     for (const r of lossless) expect(firstDifference(bytesOf(zfpDecompress(r.stream).data), r.input)).toBe(-1);
@@ -123,5 +140,24 @@ sys.stdout.buffer.write(zarr.open(sys.argv[1], mode="r")[:].astype("<${dtype}").
     const result = await get(array);
     expect(firstDifference(bytesOf(result.data as ArrayBufferView), expected)).toBe(-1);
     expect(JSON.parse(readFileSync(join(dir, name, ".zarray"), "utf8")).compressor.id).toBe("zfpy");
+  });
+
+  it("zarr-python reads a v2 array we write with numcodecs' default ZFPY (lossless)", async () => {
+    requirePeer(haveZfpy(), PEER);
+    dir ||= mkdtempSync(join(tmpdir(), "zfpy-"));
+    const store = new FileSystemStore(dir);
+    const registry = createRegistry([zfpy, v2Format]);
+    const compressor = { id: "zfpy", mode: 4, tolerance: -1, rate: -1, precision: -1 };
+    const array = await createArrayV2(store, "ours", { shape: [9, 10], chunks: [4, 6], dtype: "<f4", compressor, registry });
+    const values = Float32Array.from({ length: 90 }, (_, i) => Math.cos(i / 5) * 100 + i / 7);
+    await set(array, null, values);
+    const script = `
+import sys, zarr, numcodecs
+z = zarr.open(sys.argv[1], mode="r")
+assert isinstance(z.compressor, numcodecs.ZFPY), z.compressor
+sys.stdout.buffer.write(z[:].astype("<f4").tobytes())
+`;
+    const read = new Uint8Array(execFileSync("/usr/bin/python3", ["-c", script, join(dir, "ours")]));
+    expect(firstDifference(read, bytesOf(values))).toBe(-1);
   });
 });

@@ -12,7 +12,9 @@ it("the README example runs and prints what it says", () => {
   expect(lines[4]).toBe("{ name: 'numcodecs.zfpy', configuration: { mode: 3, precision: 20 } } numcodecs.zfpy");
   expect(lines[5]).toBe("[ 5, 4, 6 ]");
   expect(lines[6]).toBe("CODEC_FAILED a/c/0/0/1");
-  expect(lines[7]).toBe("UNSUPPORTED");
-  expect(lines[8]).toBe("numcodecs.zfpy [ 'zfpy' ] true");
-  expect(lines).toHaveLength(9);
+  expect(lines[7]).toBe("undefined precision 20");
+  expect(lines[8]).toBe("true true");
+  expect(lines[9]).toBe("UNSUPPORTED");
+  expect(lines[10]).toBe("numcodecs.zfpy [ 'zfpy' ] true");
+  expect(lines).toHaveLength(11);
 });
