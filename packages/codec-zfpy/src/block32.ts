@@ -30,6 +30,10 @@ export class Block32Decoder {
   /** The decoded block of a float32 field. */
   readonly floats = new Float32Array(256);
   private readonly floatBits = new Int32Array(this.floats.buffer);
+  /** The decoded block as 32-bit words: the integers, or the float bits. */
+  get words(): Int32Array {
+    return this.isFloat ? this.floatBits : this.ints;
+  }
 
   constructor(
     private readonly dims: number,

@@ -1,12 +1,13 @@
 /**
  * Decoding of one block of 64-bit scalars (float64 or int64), the same steps as
- * {@link Block32Decoder} with 64-bit integers (BigInts wrapped to int64).
+ * {@link Block32Decoder} with 64-bit integers held as pairs of 32-bit halves.
  */
 
 import { decodeBitPlanes } from "./bit-planes.js";
 import type { BitReader } from "./bit-reader.js";
 import { budget } from "./block32.js";
 import type { ZfpParams } from "./header.js";
+import { H, L, sub64, toNumber64 } from "./int64.js";
 import { PERMUTATIONS } from "./permutations.js";
 import { inverseTransform64, reversibleInverseTransform64 } from "./transform.js";
 
@@ -15,21 +16,22 @@ const EBITS = 11;
 const EBIAS = 1023;
 /** Bits of the precision a reversible block codes. */
 const PBITS = 6;
-const NBMASK = 0xaaaaaaaaaaaaaaaan;
-const TCMASK = 0x7fffffffffffffffn;
+/** Each half of the negabinary mask 0xaaaa…aa. */
+const NBMASK = 0xaaaaaaaa | 0;
 
 /** Decodes blocks of one 64-bit field; holds the scratch space for a block. */
 export class Block64Decoder {
   readonly size: number;
   private readonly low = new Int32Array(256);
   private readonly high = new Int32Array(256);
+  /** The block's integers: high and low halves. */
+  private readonly hi = new Int32Array(256);
+  private readonly lo = new Int32Array(256);
   private readonly perm: Uint8Array;
   private readonly reversible: boolean;
-  /** The decoded block (int64 fields), or the integers a float block is rebuilt from. */
-  readonly ints = new BigInt64Array(256);
-  /** The decoded block of a float64 field. */
-  readonly floats = new Float64Array(256);
-  private readonly floatBits = new BigInt64Array(this.floats.buffer);
+  /** The decoded block as 32-bit words (low word first), integers or float bits. */
+  readonly words = new Int32Array(512);
+  private readonly floats = new Float64Array(this.words.buffer);
 
   constructor(
     private readonly dims: number,
@@ -41,12 +43,13 @@ export class Block64Decoder {
     this.reversible = params.minexp < -1074;
   }
 
-  /** Decodes the next block into {@link ints} or {@link floats}. */
+  /** Decodes the next block into {@link words}. */
   decode(reader: BitReader): void {
     const { minbits, maxbits, maxprec } = this.params;
     if (!this.isFloat) {
       if (this.reversible) this.reversibleInts(reader, minbits, maxbits);
       else this.lossyInts(reader, minbits, maxbits, maxprec);
+      this.intsToWords();
       return;
     }
     if (this.reversible) this.reversibleFloats(reader, minbits, maxbits);
@@ -56,7 +59,7 @@ export class Block64Decoder {
   private lossyFloats(reader: BitReader, minbits: number, maxbits: number): void {
     let bits = 1;
     if (reader.bit() === 0) {
-      this.floats.fill(0, 0, this.size);
+      this.words.fill(0, 0, 2 * this.size);
       if (minbits > bits) reader.skip(minbits - bits);
       return;
     }
@@ -71,14 +74,12 @@ export class Block64Decoder {
   private reversibleFloats(reader: BitReader, minbits: number, maxbits: number): void {
     let bits = 1;
     if (reader.bit() === 0) {
-      // An all-zero block.
-      this.floats.fill(0, 0, this.size);
+      this.words.fill(0, 0, 2 * this.size);
       if (minbits > bits) reader.skip(minbits - bits);
       return;
     }
     bits++;
     if (reader.bit() === 0) {
-      // Block-floating-point was exact: a common exponent, then the integers.
       bits += EBITS;
       const emax = reader.bits(EBITS) - EBIAS;
       this.reversibleInts(reader, minbits - bits, maxbits - bits);
@@ -87,20 +88,27 @@ export class Block64Decoder {
     }
     // The float bits as sign-magnitude integers, coded in two's complement.
     this.reversibleInts(reader, minbits - bits, maxbits - bits);
-    const ints = this.ints;
-    const out = this.floatBits;
+    const { hi, lo, words } = this;
     for (let i = 0; i < this.size; i++) {
-      const x = ints[i];
-      out[i] = x < 0n ? x ^ TCMASK : x;
+      const negative = hi[i] < 0;
+      words[2 * i] = negative ? ~lo[i] : lo[i];
+      words[2 * i + 1] = negative ? hi[i] ^ 0x7fffffff : hi[i];
     }
   }
 
   /** Block-floating-point to float64: each integer (rounded to a double) times 2^(emax − 62). */
   private toFloats(emax: number): void {
     const scale = 2 ** (emax - 62);
-    const ints = this.ints;
-    const floats = this.floats;
-    for (let i = 0; i < this.size; i++) floats[i] = Number(ints[i]) * scale;
+    const { hi, lo, floats } = this;
+    for (let i = 0; i < this.size; i++) floats[i] = toNumber64(hi[i], lo[i]) * scale;
+  }
+
+  private intsToWords(): void {
+    const { hi, lo, words } = this;
+    for (let i = 0; i < this.size; i++) {
+      words[2 * i] = lo[i];
+      words[2 * i + 1] = hi[i];
+    }
   }
 
   private lossyInts(reader: BitReader, minbits: number, maxbits: number, maxprec: number): void {
@@ -110,7 +118,7 @@ export class Block64Decoder {
       bits = minbits;
     }
     this.fromNegabinary();
-    inverseTransform64(this.ints, this.dims);
+    inverseTransform64(this.hi, this.lo, this.dims);
   }
 
   private reversibleInts(reader: BitReader, minbits: number, maxbits: number): void {
@@ -119,22 +127,16 @@ export class Block64Decoder {
     bits += decodeBitPlanes(reader, budget(maxbits - bits), precision, this.size, 64, this.low, this.high);
     if (bits < minbits) reader.skip(minbits - bits);
     this.fromNegabinary();
-    reversibleInverseTransform64(this.ints, this.dims);
+    reversibleInverseTransform64(this.hi, this.lo, this.dims);
   }
 
-  /** Puts the coefficients back in block order, from negabinary to two's complement. */
+  /** Puts the coefficients back in block order, from negabinary ((u ^ mask) − mask) to two's complement. */
   private fromNegabinary(): void {
-    const { low, high, ints, perm } = this;
+    const { low, high, hi, lo, perm } = this;
     for (let i = 0; i < this.size; i++) {
-      const h = high[i];
-      const l = low[i];
-      if (h === 0 && l === 0) {
-        // Negabinary zero is zero.
-        ints[perm[i]] = 0n;
-        continue;
-      }
-      const u = (BigInt(h >>> 0) << 32n) | BigInt(l >>> 0);
-      ints[perm[i]] = (u ^ NBMASK) - NBMASK;
+      sub64(high[i] ^ NBMASK, low[i] ^ NBMASK, NBMASK, NBMASK);
+      hi[perm[i]] = H;
+      lo[perm[i]] = L;
     }
   }
 }

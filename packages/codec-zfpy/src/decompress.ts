@@ -73,7 +73,7 @@ export function zfpDecompress(bytes: Uint8Array, options: ZfpDecompressOptions =
   // Values are moved as 32-bit words: reading a float into a JS number would quiet a
   // signalling NaN, and a NaN's bits must come out as libzfp leaves them.
   const words = wide ? 2 : 1;
-  const block = new Int32Array((isFloat ? decoder.floats : decoder.ints).buffer);
+  const block = decoder.words;
   const out = new Int32Array(data.buffer);
   const [nx, ny = 1, nz = 1, nw = 1] = size;
   const [bx, by = 1, bz = 1, bw = 1] = blocksPerAxis;
