@@ -96,6 +96,7 @@ export class ZfpyCodec implements ArrayToBytesCodec {
       throw asZarrError(error, "CODEC_FAILED", `zfpy: cannot decode chunk "${ctx.key}"`, ctx.key);
     }
   }
+
   /** The codec as metadata: `{name: "numcodecs.zfpy", configuration}`. */
   toJSON(): ExtensionObject {
     return { name: ZFPY_CODEC_NAME, configuration: { ...this.configuration } };
