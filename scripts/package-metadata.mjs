@@ -22,6 +22,7 @@ const KEYWORDS = {
   cli: ["cli", "command-line", "npy"],
   "codec-blosc": ["codec", "blosc", "compression", "shuffle"],
   "codec-bz2": ["codec", "bz2", "bzip2", "compression"],
+  "codec-zfpy": ["codec", "zfp", "zfpy", "compression", "lossy", "floating-point"],
   "codec-crc32c": ["codec", "crc32c", "checksum"],
   "codec-filters": ["codec", "numcodecs", "filters", "delta", "bitround"],
   "codec-gzip": ["codec", "gzip", "zlib", "compression"],

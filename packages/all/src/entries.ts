@@ -12,9 +12,10 @@ import { lzmaLazy } from "@zarr/codec-lzma/lazy";
 import { pcodecLazy } from "@zarr/codec-pcodec/lazy";
 import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
+import { zfpyLazy } from "@zarr/codec-zfpy/lazy";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
-import type { RegistryEntry } from "@zarr/spec";
 import type { AnyFormatEntry } from "@zarr/core";
+import type { RegistryEntry } from "@zarr/spec";
 import { fileStoreEntry } from "@zarr/store-fs";
 import { httpStoreEntry } from "@zarr/store-http";
 import { zipStoreEntry } from "@zarr/store-zip";
@@ -29,6 +30,7 @@ export const codecEntries: readonly RegistryEntry[] = [
   bz2Lazy,
   lzmaLazy,
   pcodecLazy,
+  zfpyLazy,
   crc32cCodec,
   vlenUtf8,
   vlenBytes,

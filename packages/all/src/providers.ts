@@ -19,6 +19,7 @@ const CODEC_PROVIDERS: Readonly<Record<string, string>> = {
   bz2: "@zarr/codec-bz2",
   lzma: "@zarr/codec-lzma",
   pcodec: "@zarr/codec-pcodec",
+  zfpy: "@zarr/codec-zfpy",
   delta: "@zarr/codec-filters",
   fixedscaleoffset: "@zarr/codec-filters",
   quantize: "@zarr/codec-filters",

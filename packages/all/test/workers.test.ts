@@ -39,6 +39,30 @@ describe("decoding in worker threads gives the same values", () => {
     expect((await get(arr, null, { workers })).data).toEqual(here.data);
   });
 
+  it("numcodecs.zfpy (an array→bytes codec) decodes in the workers too", async () => {
+    const arr = await createArray(new MemoryStore(), "zfpy", {
+      shape: [256, 512],
+      chunkShape: [128, 256],
+      dataType: "float64",
+      codecs: [{ name: "numcodecs.zfpy", configuration: { mode: 4, tolerance: -1, rate: -1, precision: -1 } }],
+    });
+    // Random bits: ZFP's lossless mode keeps the chunks about as large as the data, so they go to the workers.
+    const values = Float64Array.from({ length: 256 * 512 }, (_, i) => Math.sin(i * 12.9898) * 43758.5453);
+    await set(arr, null, values);
+    const modules: (string | undefined)[] = [];
+    const recording: WorkerPool = {
+      size: workers.size,
+      run(moduleUrl, exportName, args, transfer) {
+        for (const m of (args[0] as { array: { modules: { moduleName?: string }[] } }).array.modules) modules.push(m.moduleName);
+        return workers.run(moduleUrl, exportName, args, transfer);
+      },
+      close: () => workers.close(),
+    };
+    const there = await get(arr, null, { workers: recording });
+    expect(Buffer.compare(Buffer.from((there.data as Float64Array).buffer), Buffer.from(values.buffer))).toBe(0);
+    expect(modules).toContain("@zarr/codec-zfpy");
+  });
+
   it("reports corrupt chunks decoded in a worker with the chunk key", async () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "bad", {

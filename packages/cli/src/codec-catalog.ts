@@ -35,6 +35,7 @@ export const CODEC_CATALOG: readonly CatalogCodec[] = [
   codec("numcodecs.bz2", ["bz2"], "codec-bz2", b2b),
   codec("numcodecs.lzma", ["lzma"], "codec-lzma", b2b),
   codec("numcodecs.pcodec", ["pcodec"], "codec-pcodec", a2b),
+  codec("numcodecs.zfpy", ["zfpy"], "codec-zfpy", a2b),
   codec("crc32c", ["numcodecs.crc32c"], "codec-crc32c", b2b),
   codec("vlen-utf8", ["numcodecs.vlen-utf8"], "codec-vlen", a2b),
   codec("vlen-bytes", ["numcodecs.vlen-bytes"], "codec-vlen", a2b),

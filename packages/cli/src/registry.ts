@@ -21,6 +21,7 @@ const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = {
   "@zarr/codec-bz2": () => import("@zarr/codec-bz2"),
   "@zarr/codec-lzma": () => import("@zarr/codec-lzma"),
   "@zarr/codec-pcodec": () => import("@zarr/codec-pcodec"),
+  "@zarr/codec-zfpy": () => import("@zarr/codec-zfpy"),
   "@zarr/codec-crc32c": () => import("@zarr/codec-crc32c"),
   "@zarr/codec-vlen": () => import("@zarr/codec-vlen"),
   "@zarr/codec-sharding": () => import("@zarr/codec-sharding"),

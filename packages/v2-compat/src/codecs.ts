@@ -77,6 +77,15 @@ async function kindOf(id: string, registry: Registry): Promise<CodecKind | undef
   return undefined;
 }
 
+/**
+ * A compressor is bytes→bytes, except a numcodecs codec that compresses the chunk as an
+ * array (zfpy, pcodec: numcodecs hands it the chunk's ndarray), which Zarr v3 makes the
+ * serializer in place of `bytes`.
+ */
+async function compressorKind(id: string, registry: Registry): Promise<CodecKind> {
+  return (await kindOf(id, registry)) === "array_to_bytes" ? "array_to_bytes" : "bytes_to_bytes";
+}
+
 const BLOSC_SHUFFLE = ["noshuffle", "shuffle", "bitshuffle"];
 
 /** A numcodecs configuration (minus `id`) as the v3 codec's configuration; `typesize` is what the codec receives per element. */
@@ -147,10 +156,7 @@ export async function v2CodecsToV3(
   let typesize = 1;
   for (const filter of [...(v2.filters ?? []), ...(v2.compressor === null ? [] : [v2.compressor])]) {
     const id = filter.id;
-    const registered = await kindOf(id, registry);
-    // A compressor makes bytes from bytes, except one that serializes the array itself
-    // (numcodecs' pcodec): that one takes the place of `bytes`.
-    const kind = v2.compressor === filter && registered !== "array_to_bytes" ? "bytes_to_bytes" : registered;
+    const kind = v2.compressor === filter ? await compressorKind(id, registry) : await kindOf(id, registry);
     if (kind === "array_to_array" || kind === undefined) {
       if (serializer !== undefined || bytesCodecs.length > 0) {
         throw new ZarrError(

@@ -1,7 +1,10 @@
 /** The v2 API in detail: dtypes, fill values, codec chains, paths, writes through @zarr/core's functions. */
+
+import { filterCodecs } from "@zarr/codec-filters";
 import {
   children,
   consolidateMetadata,
+  createRegistry,
   get,
   MemoryStore,
   open,
@@ -14,7 +17,7 @@ import {
   toCanonicalJson,
   updateAttributes,
 } from "@zarr/core";
-import { type JsonValue, parseJson, ZarrError } from "@zarr/spec";
+import { type CodecEntry, type JsonValue, parseJson, ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -111,6 +114,32 @@ describe("codec chains", () => {
     await expect(
       v2CodecsToV3({ order: "C", ndim: 1, filters: [{ id: "shuffle" }, { id: "delta", dtype: "<i4" }], compressor: null }, parseDtype("<i4", []), registry, "t"),
     ).rejects.toMatchObject({ code: "UNSUPPORTED" });
+  });
+
+  it("makes a compressor the registry knows as array→bytes (zfpy) the serializer", async () => {
+    const arrayCompressor: CodecEntry = {
+      type: "codec",
+      name: "numcodecs.zfpy",
+      aliases: ["zfpy"],
+      codecKind: "array_to_bytes",
+      fromConfig: () => {
+        throw new Error("not built here");
+      },
+    };
+    const registry = createRegistry([arrayCompressor, ...filterCodecs]);
+    const chain = await v2CodecsToV3(
+      { order: "C", ndim: 2, filters: [{ id: "delta", dtype: "<f4" }], compressor: { id: "zfpy", mode: 4, tolerance: 0.01 } },
+      parseDtype("<f4", []),
+      registry,
+      "t",
+    );
+    expect(chain.codecs).toEqual([
+      { name: "numcodecs.delta", configuration: { dtype: "<f4" } },
+      { name: "numcodecs.zfpy", configuration: { mode: 4, tolerance: 0.01 } },
+    ]);
+    // Unregistered, it stays a bytes→bytes compressor (the registry then names the package to install).
+    const unknown = await v2CodecsToV3({ order: "C", ndim: 1, filters: null, compressor: { id: "zfpy" } }, parseDtype("<f4", []), createRegistry([]), "t");
+    expect(unknown.codecs.map((c) => c.name)).toEqual(["bytes", "numcodecs.zfpy"]);
   });
 });
 
