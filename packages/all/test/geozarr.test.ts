@@ -13,7 +13,7 @@ import {
   validate,
 } from "@zarr/geozarr";
 import { describe, expect, it } from "vitest";
-import { createArray, createGroup, defaultRegistry, get, MemoryStore, openArray, registry, set } from "../src/index.js";
+import { createArray, createGroup, defaultRegistry, get, MemoryStore, openArray, registry, set, type WorkerPool } from "../src/index.js";
 
 const H = 40;
 const W = 60;
@@ -95,11 +95,11 @@ describe("buildPyramid with a worker pool", () => {
       const band = await createArray(source, "b04", { shape: [n, n], chunkShape: [256, 256], dataType: "float32", dimensionNames: ["y", "x"], fillValue: 0 });
       await set(band, null, Float32Array.from({ length: n * n }, (_, i) => Math.sin(i / 97) * 1000 + (i % 13)));
       let calls = 0;
-      const counting = {
+      const counting: WorkerPool = {
         size: pool.size,
-        run: (...args: Parameters<typeof pool.run>) => {
+        run<R>(moduleUrl: string, exportName: string, args: readonly unknown[], transfer?: readonly ArrayBuffer[]): Promise<R> {
           calls++;
-          return pool.run(...args);
+          return pool.run<R>(moduleUrl, exportName, args, transfer);
         },
         close: () => pool.close(),
       };
