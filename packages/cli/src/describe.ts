@@ -101,16 +101,28 @@ async function resolveForInfo(store: Store, node: ListedNode, meta: ArrayMetadat
   return resolveArray(store, node.path, meta, { registry });
 }
 
+/** What `info` needs of an array's layout (see `resolveLayout`). */
+interface ArrayLayout {
+  grid: ChunkGrid;
+  keys: ChunkKeyEncoding;
+  problem: string | undefined;
+  /** Where the chunks are listed: the store behind the array's storage transformers (the store itself without any, or when they do not resolve). */
+  chunkStore: Store;
+  /** Storage transformers skipped as unregistered with `"must_understand": false`; `undefined` when the array did not resolve. */
+  ignoredTransformers: readonly string[] | undefined;
+}
+
 /** The array's grid and key encoding, and whether its whole chain resolves. */
-async function resolveLayout(
-  store: Store,
-  node: ListedNode,
-  meta: ArrayMetadata,
-  registry: Registry,
-): Promise<{ grid: ChunkGrid; keys: ChunkKeyEncoding; problem: string | undefined }> {
+async function resolveLayout(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry): Promise<ArrayLayout> {
   try {
     const array = await resolveForInfo(store, node, meta, registry);
-    return { grid: array.chunkGrid, keys: array.chunkKeyEncoding, problem: undefined };
+    return {
+      grid: array.chunkGrid,
+      keys: array.chunkKeyEncoding,
+      problem: undefined,
+      chunkStore: array.chunkStore,
+      ignoredTransformers: array.ignoredStorageTransformers,
+    };
   } catch (error) {
     // A missing extension (codec, data type) still leaves a describable array; a broken
     // document does not.
@@ -122,7 +134,7 @@ async function resolveLayout(
     const kenc = meta.chunk_key_encoding;
     const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
     const keys = inDocument(key, () => kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]));
-    return { grid, keys, problem };
+    return { grid, keys, problem, chunkStore: store, ignoredTransformers: undefined };
   }
 }
 
@@ -145,9 +157,10 @@ async function storedFillValue(store: Store, node: ListedNode, meta: ArrayMetada
 
 /** The description of an array node. */
 async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry): Promise<JsonObject> {
-  const { grid, keys, problem } = await resolveLayout(store, node, meta, registry);
+  const { grid, keys, problem, chunkStore, ignoredTransformers } = await resolveLayout(store, node, meta, registry);
   const prefix = nodePrefix(node.path);
-  const stored = await storedKeys(store, prefix);
+  // Through the array's storage transformers, which may keep its chunks under other keys.
+  const stored = await storedKeys(chunkStore, prefix);
   const ndim = meta.shape.length;
   let chunksStored = 0;
   for (const key of stored?.keys ?? []) {
@@ -175,9 +188,24 @@ async function describeArray(store: Store, node: ListedNode, meta: ArrayMetadata
     chunks_total: grid.gridShape.reduce((a, b) => a * b, 1),
     readable: problem === undefined,
   };
-  if (meta.storage_transformers.length > 0) out.storage_transformers = meta.storage_transformers as unknown as JsonValue[];
+  if (meta.storage_transformers.length > 0) out.storage_transformers = describeTransformers(meta, ignoredTransformers);
   if (problem !== undefined) out.problem = problem;
   return out;
+}
+
+/**
+ * The array's storage transformers as its metadata names them, each with `applied`: true
+ * when chunk reads and writes go through it, false when it was skipped (not registered,
+ * with `"must_understand": false`) or the array does not resolve.
+ */
+function describeTransformers(meta: ArrayMetadata, ignored: readonly string[] | undefined): JsonValue[] {
+  const skipped = [...(ignored ?? [])];
+  return meta.storage_transformers.map((t) => {
+    const at = skipped.indexOf(t.name);
+    if (at >= 0) skipped.splice(at, 1);
+    const applied = ignored !== undefined && at < 0;
+    return { ...(t as unknown as JsonObject), applied };
+  });
 }
 
 /** The description of a group node. */

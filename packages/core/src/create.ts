@@ -236,6 +236,10 @@ export async function createArray<N extends string = string>(
     attributes: options.attributes === undefined ? {} : jsonFromInput(options.attributes),
   };
   if (options.dimensionNames !== undefined) doc.dimension_names = [...options.dimensionNames];
+  if (options.storageTransformers !== undefined) {
+    if (!Array.isArray(options.storageTransformers)) throw new ZarrError("INVALID_ARGUMENT", "storageTransformers must be an array");
+    doc.storage_transformers = options.storageTransformers.map((t) => toExtension(t) as unknown as JsonObject);
+  }
   const parsed = parseArrayMetadata(doc, { key });
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
   const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });

@@ -43,9 +43,10 @@ export async function resize<N extends string>(
   shape: readonly number[],
   options: ResizeOptions = {},
 ): Promise<ZarrArray<N>> {
-  const { store } = array;
+  // Chunks are listed, read and deleted through the storage transformers; the metadata goes to the store itself.
+  const { store, chunkStore } = array;
   throwIfAborted(options.signal);
-  if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
+  if (!isWritable(store) || !isWritable(chunkStore)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
   if (array.format !== undefined && array.format.writeArrayMetadata === undefined) {
     throw new ZarrError("UNSUPPORTED", `Resizing "${array.path || "/"}" (format ${array.format.name}) is not supported`);
   }
@@ -67,8 +68,8 @@ export async function resize<N extends string>(
       else if (coords.some((c, d) => grid.dims[d].start(c) + grid.dims[d].size(c) > shape[d] && shape[d] < array.shape[d])) cut.push(coords);
     };
     const prefix = nodePrefix(array.path);
-    if (isListable(store)) {
-      for await (const key of store.listPrefix(prefix, { signal: options.signal })) {
+    if (isListable(chunkStore)) {
+      for await (const key of chunkStore.listPrefix(prefix, { signal: options.signal })) {
         const coords = array.chunkKeyEncoding.decode(key.slice(prefix.length), array.ndim);
         if (coords !== undefined) consider(coords, key);
       }
@@ -86,13 +87,13 @@ export async function resize<N extends string>(
     const total = outside.length + cut.length;
     await mapConcurrent(outside, options.concurrency ?? DEFAULT_CONCURRENCY, async (key) => {
       array.codecs.invalidate(key);
-      await store.delete(key, { signal: options.signal });
+      await chunkStore.delete(key, { signal: options.signal });
       options.onProgress?.({ done: ++done, total });
     }, { signal: options.signal });
     // Reset the part of each cut chunk that now lies outside the array.
     await mapConcurrent(cut, options.concurrency ?? DEFAULT_CONCURRENCY, async (coords) => {
       const key = array.chunkKey(coords);
-      const bytes = await store.get(key, { signal: options.signal });
+      const bytes = await chunkStore.get(key, { signal: options.signal });
       if (bytes !== undefined) {
         const spec = array.chunkSpec(coords);
         const decoded = await array.codecs.decode(bytes, spec, { key, signal: options.signal });
@@ -109,10 +110,10 @@ export async function resize<N extends string>(
         }
         if (!array.config.writeEmptyChunks && array.dataType.allEqual(chunk.data, array.fillValue, 0, n)) {
           array.codecs.invalidate(key);
-          await store.delete(key, { signal: options.signal });
+          await chunkStore.delete(key, { signal: options.signal });
         } else {
           try {
-            await store.set(key, await array.codecs.encode(chunk, spec, { key, signal: options.signal }), { signal: options.signal });
+            await chunkStore.set(key, await array.codecs.encode(chunk, spec, { key, signal: options.signal }), { signal: options.signal });
           } catch (error) {
             throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
           }

@@ -11,9 +11,10 @@ it("the README examples run", () => {
   expect(outputs[2]).toMatch(/^Float32Array\(2\) \[ 0, 0 \] Float32Array\(2\) \[ 0\.3503\d*, 0\.3494\d* \]/);
   expect(outputs[3]).toContain('CODEC_UNKNOWN Codec "blosc" (at $.codecs[1] in "t/zarr.json") is not registered. Install the package');
   expect(outputs[3]).toContain("It is provided by @zarr/codec-blosc: install it");
-  expect(outputs[4]).toContain("Infinity");
-  expect(outputs[4]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
-  expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
-  expect(outputs[7]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
-  expect(outputs[8]).toBe("true\nUNSUPPORTED\n");
+  expect(outputs[4]).toBe("[ 254, 253 ]\nUint8Array(2) [ 1, 2 ]\nUNSUPPORTED\n");
+  expect(outputs[5]).toContain("Infinity");
+  expect(outputs[5]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
+  expect(outputs[7]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
+  expect(outputs[8]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
+  expect(outputs[9]).toBe("true\nUNSUPPORTED\n");
 });
