@@ -2,6 +2,7 @@
 import {
   type ArrayMetadata,
   asZarrError,
+  type ChunkGridResizeOptions,
   copyRegion,
   cStrides,
   type DimIndexer,
@@ -21,7 +22,7 @@ import { nodePrefix } from "./paths.js";
 import { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 
 /** Options of `resize`. */
-export interface ResizeOptions {
+export interface ResizeOptions extends ChunkGridResizeOptions {
   signal?: AbortSignal;
   concurrency?: number;
   onProgress?: (progress: Progress) => void;
@@ -33,9 +34,17 @@ export interface ResizeOptions {
  * have the cut-off part reset to the fill value, so growing the array again shows fill
  * values there, never stale data.
  *
+ * On a `rectilinear` grid the existing chunks keep their edges: shrinking drops the edges
+ * of chunks wholly outside the new shape (the last kept chunk may overhang the edge),
+ * growing appends edges once the existing ones no longer cover the array: by default one
+ * chunk spanning the added extent (as zarr-python does), or `options.newChunkEdges[d]` (a
+ * list of edges, or one edge length repeated). The metadata is written with runs
+ * (`[edge, count]`) where that is shorter.
+ *
  * @example
  * ```ts
  * const bigger = await resize(arr, [arr.shape[0] * 2, arr.shape[1]]);
+ * const daily = await resize(series, [series.shape[0] + 30], { newChunkEdges: [1] }); // 30 chunks of 1
  * ```
  */
 export async function resize<N extends string>(
@@ -57,7 +66,7 @@ export async function resize<N extends string>(
     if (!Number.isSafeInteger(n) || n < 0) throw new ZarrError("INVALID_ARGUMENT", `Invalid new shape ${JSON.stringify(shape)}`);
   }
   if (shapeSize(shape) > Number.MAX_SAFE_INTEGER) throw new ZarrError("INVALID_ARGUMENT", "New shape is too large");
-  const grid = array.chunkGrid.resize(shape);
+  const grid = array.chunkGrid.resize(shape, { newChunkEdges: options.newChunkEdges });
   const newGridShape = grid.gridShape;
   const shrinking = shape.some((n, d) => n < array.shape[d]);
   if (shrinking) {
