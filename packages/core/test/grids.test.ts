@@ -58,7 +58,7 @@ function chunkKeys(store: MemoryStore, path: string): string[] {
 describe("resizing rectilinear grids", () => {
   it("grows by appending one chunk of the added extent, written back in run-length form", async () => {
     const store = new MemoryStore();
-    let arr = await createArray(store, "t", { shape: [6, 4], chunkShapes: [[[2, 3]], 2], dataType: "int16", fillValue: -1 });
+    let arr = await createArray(store, "t", { shape: [6, 4], chunkShapes: [[2, 2, 2], 2], dataType: "int16", fillValue: -1 });
     await set(arr, null, Int16Array.from({ length: 24 }, (_, i) => i));
     arr = await resize(arr, [9, 4]);
     expect(docOf(store, "t").chunk_grid).toEqual({ name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[[2, 3], 3], 2] } });
