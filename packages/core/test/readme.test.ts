@@ -17,5 +17,6 @@ it("the README examples run", () => {
   expect(outputs[7]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
   expect(outputs[8]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
   expect(outputs[9]).toBe("true\nUNSUPPORTED\n");
+  expect(outputs[11]).toBe('[ 0.5, null, 2, null ]\n28\nnull [{"name":"bytes","configuration":{}}]\n');
   expect(outputs[10]).toBe("[[3,2,[1,4]]]\nFloat32Array(4) [ 1, 2, 3, 4 ] [ 2 ]\n");
 });
