@@ -77,5 +77,21 @@ export const formatEntries: readonly AnyFormatEntry[] = [
   { type: "format", name: "zarr-v3-draft", lazy: true, package: "@zarr/v2-compat", load: () => import("@zarr/v2-compat").then((m) => m.draftFormat) },
 ];
 
-/** Everything: codecs, stores and formats. */
-export const allEntries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries];
+/**
+ * zarrs' `optional` data type and codec (from `@zarr/core/extensions`, which core's own
+ * registries leave out), loaded the first time an array uses them.
+ */
+export const optionalEntries: readonly RegistryEntry[] = [
+  {
+    type: "data_type",
+    name: "optional",
+    aliases: ["zarrs.optional"],
+    package: "@zarr/core",
+    lazy: true,
+    load: () => import("@zarr/core/extensions").then((m) => m.optionalDataType),
+  },
+  { type: "codec", name: "optional", package: "@zarr/core", lazy: true, load: () => import("@zarr/core/extensions").then((m) => m.optionalCodec) },
+];
+
+/** Everything: codecs, stores, formats and the `optional` data type. */
+export const allEntries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries, ...optionalEntries];

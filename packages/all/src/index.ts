@@ -15,7 +15,7 @@ export * from "@zarr/core";
 export { FileSystemStore, fileStoreEntry } from "@zarr/store-fs";
 export { HttpStore, httpStoreEntry } from "@zarr/store-http";
 export { writeZip, ZipStore, zipStoreEntry } from "@zarr/store-zip";
-export { allEntries, codecEntries, storeEntries } from "./entries.js";
+export { allEntries, codecEntries, optionalEntries, storeEntries } from "./entries.js";
 export { providerHints, providerOf, storeProviderOf } from "./providers.js";
 
 /**

@@ -78,12 +78,14 @@ async function sizeOf(store: Store, key: string): Promise<number | undefined> {
 
 /**
  * What a store that cannot list holds of an array: each chunk key of the grid asked for
- * its size, plus the node's metadata documents. At most `PROBE_CONCURRENCY` requests run
+ * its size (through the array's storage transformers, `chunkStore`), plus the node's
+ * metadata documents. At most `PROBE_CONCURRENCY` requests run
  * at once, and the keys are made one at a time from a counter, so a grid of millions of
  * chunks never becomes a list in memory.
  */
 async function probedKeys(
   store: Store,
+  chunkStore: Store,
   prefix: string,
   metadataKeys: readonly string[],
   grid: ChunkGrid,
@@ -107,7 +109,7 @@ async function probedKeys(
   const worker = async () => {
     while (next < total) {
       const key = prefix + keys.encode(coordsOf(next++));
-      const size = await sizeOf(store, key);
+      const size = await sizeOf(chunkStore, key);
       if (size !== undefined) {
         chunks++;
         bytes += size;
@@ -183,16 +185,28 @@ async function resolveForInfo(store: Store, node: ListedNode, meta: ArrayMetadat
   return resolveArray(store, node.path, meta, { registry });
 }
 
+/** What `info` needs of an array's layout (see `resolveLayout`). */
+interface ArrayLayout {
+  grid: ChunkGrid;
+  keys: ChunkKeyEncoding;
+  problem: string | undefined;
+  /** Where the chunks are listed: the store behind the array's storage transformers (the store itself without any, or when they do not resolve). */
+  chunkStore: Store;
+  /** Storage transformers skipped as unregistered with `"must_understand": false`; `undefined` when the array did not resolve. */
+  ignoredTransformers: readonly string[] | undefined;
+}
+
 /** The array's grid and key encoding, and whether its whole chain resolves. */
-async function resolveLayout(
-  store: Store,
-  node: ListedNode,
-  meta: ArrayMetadata,
-  registry: Registry,
-): Promise<{ grid: ChunkGrid; keys: ChunkKeyEncoding; problem: string | undefined }> {
+async function resolveLayout(store: Store, node: ListedNode, meta: ArrayMetadata, registry: Registry): Promise<ArrayLayout> {
   try {
     const array = await resolveForInfo(store, node, meta, registry);
-    return { grid: array.chunkGrid, keys: array.chunkKeyEncoding, problem: undefined };
+    return {
+      grid: array.chunkGrid,
+      keys: array.chunkKeyEncoding,
+      problem: undefined,
+      chunkStore: array.chunkStore,
+      ignoredTransformers: array.ignoredStorageTransformers,
+    };
   } catch (error) {
     // A missing extension (codec, data type) still leaves a describable array; a broken
     // document does not.
@@ -204,7 +218,7 @@ async function resolveLayout(
     const kenc = meta.chunk_key_encoding;
     const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
     const keys = inDocument(key, () => kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]));
-    return { grid, keys, problem };
+    return { grid, keys, problem, chunkStore: store, ignoredTransformers: undefined };
   }
 }
 
@@ -233,9 +247,10 @@ async function describeArray(
   registry: Registry,
   options: DescribeOptions,
 ): Promise<JsonObject> {
-  const { grid, keys, problem } = await resolveLayout(store, node, meta, registry);
+  const { grid, keys, problem, chunkStore, ignoredTransformers } = await resolveLayout(store, node, meta, registry);
   const prefix = nodePrefix(node.path);
-  const stored = await storedKeys(store, prefix);
+  // Through the array's storage transformers, which may keep its chunks under other keys.
+  const stored = await storedKeys(chunkStore, prefix);
   const ndim = meta.shape.length;
   let chunksStored = 0;
   for (const key of stored?.keys ?? []) {
@@ -244,7 +259,7 @@ async function describeArray(
   }
   const probed =
     stored === undefined && options.probeChunks
-      ? await probedKeys(store, prefix, metadataDocuments(node, "array"), grid, keys, options.onProbeProgress)
+      ? await probedKeys(store, chunkStore, prefix, metadataDocuments(node, "array"), grid, keys, options.onProbeProgress)
       : undefined;
   const regular = meta.chunk_grid.name === "regular" ? meta.chunk_grid.configuration.chunk_shape : undefined;
   const out: JsonObject = {
@@ -269,9 +284,24 @@ async function describeArray(
   };
   // Said only when it happened: a listing needs no note.
   if (probed !== undefined) out.stored_counted_by = "probing each chunk key";
-  if (meta.storage_transformers.length > 0) out.storage_transformers = meta.storage_transformers as unknown as JsonValue[];
+  if (meta.storage_transformers.length > 0) out.storage_transformers = describeTransformers(meta, ignoredTransformers);
   if (problem !== undefined) out.problem = problem;
   return out;
+}
+
+/**
+ * The array's storage transformers as its metadata names them, each with `applied`: true
+ * when chunk reads and writes go through it, false when it was skipped (not registered,
+ * with `"must_understand": false`) or the array does not resolve.
+ */
+function describeTransformers(meta: ArrayMetadata, ignored: readonly string[] | undefined): JsonValue[] {
+  const skipped = [...(ignored ?? [])];
+  return meta.storage_transformers.map((t) => {
+    const at = skipped.indexOf(t.name);
+    if (at >= 0) skipped.splice(at, 1);
+    const applied = ignored !== undefined && at < 0;
+    return { ...(t as unknown as JsonObject), applied };
+  });
 }
 
 /** The description of a group node. */

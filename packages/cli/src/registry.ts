@@ -79,12 +79,26 @@ const formatEntries: readonly AnyFormatEntry[] = [
   },
 ];
 
-const entries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries];
+/** zarrs' `optional` data type and codec (`@zarr/core/extensions`), loaded the first time an array uses them. */
+const optionalEntries: readonly RegistryEntry[] = [
+  {
+    type: "data_type",
+    name: "optional",
+    aliases: ["zarrs.optional"],
+    package: "@zarr/core",
+    lazy: true,
+    load: () => import("@zarr/core/extensions").then((m) => m.optionalDataType),
+  },
+  { type: "codec", name: "optional", package: "@zarr/core", lazy: true, load: () => import("@zarr/core/extensions").then((m) => m.optionalCodec) },
+];
+
+const entries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries, ...optionalEntries];
 
 /**
  * The registry of the `zarr` command: @zarr/core's built-in entries (data types,
  * `regular`/`rectilinear` grids, `default`/`v2` key encodings, `bytes`, `transpose`)
- * plus every codec, store adapter and storage format of @zarr/all, as lazy entries: a
+ * plus zarrs' `optional` type and codec and every codec, store adapter and storage format
+ * of @zarr/all, as lazy entries: a
  * codec's own package loads when an array first needs one.
  *
  * @example

@@ -33,6 +33,11 @@ function hex(bytes: Uint8Array, stripTrailingNul: boolean): string {
 /** Converts one element to its canonical JSON form. */
 export function scalarToCanonicalJson(value: Scalar, dataType: DataType): JsonValue {
   switch (dataType.kind) {
+    case "optional": {
+      // The inner type's form, or null where the element is missing.
+      const inner = (dataType as { inner?: DataType }).inner;
+      return value === null || inner === undefined ? null : scalarToCanonicalJson(value, inner);
+    }
     case "bool":
       return Boolean(value);
     case "int":

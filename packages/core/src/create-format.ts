@@ -12,7 +12,7 @@ import { entryToNodeAt } from "./open.js";
 import type { Registry } from "./registry.js";
 
 /** Options that only Zarr v3 arrays take, and those only Zarr v2 arrays take. */
-const V3_ONLY = ["codecs", "chunkShapes", "chunkGrid"] as const;
+const V3_ONLY = ["codecs", "chunkShapes", "chunkGrid", "storageTransformers"] as const;
 const V2_ONLY = ["compressor", "filters", "order"] as const;
 
 /**

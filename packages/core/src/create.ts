@@ -135,7 +135,11 @@ async function completeChain(chain: JsonValue, multiByte: boolean, registry: Reg
 
 function defaultCodecs(dataTypeKind: string, byteSize: number | undefined, registry: Registry): ExtensionObject[] {
   let first: ExtensionObject;
-  if (byteSize !== undefined) first = { name: "bytes", configuration: { endian: "little" } };
+  if (dataTypeKind === "optional") {
+    // What zarrs writes: the mask bit-packed (when the registry has `packbits`), the present values as `bytes`.
+    const mask = registry.has("codec", "packbits") ? "packbits" : "bytes";
+    first = { name: "optional", configuration: { mask_codecs: [{ name: mask, configuration: {} }], data_codecs: [{ name: "bytes", configuration: {} }] } };
+  } else if (byteSize !== undefined) first = { name: "bytes", configuration: { endian: "little" } };
   else if (dataTypeKind === "string") first = { name: "vlen-utf8", configuration: {} };
   else if (dataTypeKind === "bytes") first = { name: "vlen-bytes", configuration: {} };
   else throw new ZarrError("INVALID_ARGUMENT", `No default codecs for the variable-size data type kind "${dataTypeKind}": pass codecs`);
@@ -217,10 +221,13 @@ export async function createArray<N extends string = string>(
     chunkGrid = { name: "regular", configuration: { chunk_shape: [...cs] } };
   }
   const kenc = chunkKeyEncoding ?? { name: "default" };
+  // An optional type's default chain nests the inner type's chain: completed like a given one (its `endian`).
+  const givenCodecs =
+    options.codecs ?? (dataType.kind === "optional" ? defaultCodecs(dataType.kind, dataType.byteSize, registry) : undefined);
   const codecs =
-    options.codecs === undefined
+    givenCodecs === undefined
       ? defaultCodecs(dataType.kind, dataType.byteSize, registry)
-      : ((await completeChain(options.codecs as unknown as JsonValue, dataType.componentSize > 1, registry)) as unknown as ExtensionObject[]);
+      : ((await completeChain(givenCodecs as unknown as JsonValue, dataType.componentSize > 1, registry)) as unknown as ExtensionObject[]);
   const doc: JsonObject = {
     zarr_format: 3,
     node_type: "array",
@@ -236,6 +243,10 @@ export async function createArray<N extends string = string>(
     attributes: options.attributes === undefined ? {} : jsonFromInput(options.attributes),
   };
   if (options.dimensionNames !== undefined) doc.dimension_names = [...options.dimensionNames];
+  if (options.storageTransformers !== undefined) {
+    if (!Array.isArray(options.storageTransformers)) throw new ZarrError("INVALID_ARGUMENT", "storageTransformers must be an array");
+    doc.storage_transformers = options.storageTransformers.map((t) => toExtension(t) as unknown as JsonObject);
+  }
   const parsed = parseArrayMetadata(doc, { key });
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
   const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });

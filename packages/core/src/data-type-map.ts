@@ -48,6 +48,12 @@ export interface DataTypeMap {
   null_terminated_bytes: { array: Uint8Array; scalar: Uint8Array };
   /** Zarr v2 `|O` object arrays: whatever the object codec decoded. */
   object: { array: Scalar[]; scalar: Scalar };
+  /**
+   * zarrs' nullable values: the inner type's scalar (`number`, `bigint` for 64-bit
+   * integers, `boolean` for `bool`) or `null` where the element is missing. Registered by
+   * `optionalEntries` of `@zarr/core/extensions` (and @zarr/all).
+   */
+  optional: { array: (number | bigint | boolean | null)[]; scalar: number | bigint | boolean | null };
 }
 
 /** `r8`, `r16`, …: raw bits, N/8 bytes per element in a `Uint8Array`. */

@@ -1,9 +1,9 @@
 /**
  * `@zarr/core/extensions`: every built-in extension of @zarr/core as a value — all data
- * types (entries and classes), the `regular` and `rectilinear` chunk grids, the key
- * encodings and the `bytes` and `transpose` codecs — plus helpers the data types use, and
- * the checks of hierarchy documents formats and writers need (consolidated keys, the
- * incomplete-write marker).
+ * types (entries and classes, zarrs' `optional` included), the `regular` and `rectilinear`
+ * chunk grids, the key encodings and the `bytes`, `transpose` and `optional` codecs —
+ * plus helpers the data types use, and the checks of hierarchy documents formats and
+ * writers need (consolidated keys, the incomplete-write marker).
  *
  * Registries hold all of them already (the rarely used ones load on first use); import
  * from here to use one directly (`rawBitsDataType.fromConfig(...)`, `instanceof
@@ -19,6 +19,8 @@ export * from "./data-types/index.js";
 export { StructDataType, structDataType, type StructField } from "./data-types/struct.js";
 export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
 export { ObjectDataType, objectDataType } from "./data-types/object.js";
+export { OptionalDataType, optionalDataType, isOptionalDataType, type OptionalScalar } from "./data-types/optional.js";
+export { optionalCodec, optionalEntries } from "./codecs/optional.js";
 export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
 export { RectilinearChunkGrid, rectilinearChunkGrid } from "./rectilinear-grid.js";
 export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";

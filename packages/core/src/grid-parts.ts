@@ -1,6 +1,7 @@
 /** What chunk grids share: the regular partition of a dimension, the grid base class, configuration checks. */
 import {
   type ChunkGrid,
+  type ChunkGridResizeOptions,
   describeJson,
   type DimensionPartition,
   type ExtensionObject,
@@ -40,7 +41,7 @@ export abstract class GridBase implements ChunkGrid {
   chunkShape(coords: readonly number[]): number[] {
     return coords.map((c, d) => this.dims[d].size(c));
   }
-  abstract resize(shape: readonly number[]): ChunkGrid;
+  abstract resize(shape: readonly number[], options?: ChunkGridResizeOptions): ChunkGrid;
   abstract toJSON(): ExtensionObject;
 }
 

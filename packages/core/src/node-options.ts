@@ -82,6 +82,12 @@ export interface CreateArrayOptions<N extends string = string> extends CreateNod
   fillValue?: Scalar | JsonValue;
   /** The codec chain (Zarr v3 only; default: `bytes` (or `vlen-*` for variable-size types) then `zstd` when the registry has it). */
   codecs?: readonly ExtensionLike[];
+  /**
+   * Storage transformers (Zarr v3 only), stacked in this order between the array and the
+   * store: the first one is nearest the array. Each must be registered (a
+   * `storage_transformer` entry), and every chunk read and write goes through them.
+   */
+  storageTransformers?: readonly ExtensionLike[];
   /** Dimension names (Zarr v2 writes them as xarray's `_ARRAY_DIMENSIONS` attribute and needs strings). */
   dimensionNames?: readonly (string | null)[];
   /** Zarr v2 only: the numcodecs compressor (`null`: none; default Blosc lz4 when the registry has blosc, else none). */

@@ -15,7 +15,6 @@ import {
   type NodeMetadata,
   type Scalar,
   type Store,
-  ZarrError,
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
 import { checkElementMemory, checkMaxChunkBytes } from "./limits.js";
@@ -62,6 +61,13 @@ export class ZarrGroup {
  */
 export interface ResolvedArray {
   readonly store: Store;
+  /**
+   * The store the chunks are read from and written to: `store` wrapped in the array's
+   * storage transformers (default: `store` itself).
+   */
+  readonly chunkStore?: Store;
+  /** Storage transformers skipped as not registered (they said `"must_understand": false`). */
+  readonly ignoredStorageTransformers?: readonly string[];
   readonly path: string;
   readonly metadata: ArrayMetadata;
   /** Where the parts were looked up (and where nodes opened from this one look theirs up). */
@@ -93,7 +99,19 @@ export interface ResolvedArray {
 export class ZarrArray<out N extends string = string> {
   readonly kind = "array" as const;
   // Assigned by the constructor (`declare`: no separate field definitions in the output).
+  /** The store the array lives in; its metadata document is read from and written to it. */
   declare readonly store: Store;
+  /**
+   * The store chunk reads and writes go through: `store` wrapped in the storage
+   * transformers the metadata names, stacked in their order; `store` itself when it names
+   * none.
+   */
+  declare readonly chunkStore: Store;
+  /**
+   * Names of storage transformers in the metadata that were skipped because the registry
+   * lacks them and they carry `"must_understand": false` (empty when none were).
+   */
+  declare readonly ignoredStorageTransformers: readonly string[];
   declare readonly path: string;
   declare readonly metadata: ArrayMetadata;
   declare readonly registry: Registry;
@@ -113,6 +131,8 @@ export class ZarrArray<out N extends string = string> {
   /** Builds the node from resolved parts (normally through `resolveArray` or `open`). */
   constructor(resolved: ResolvedArray) {
     this.store = resolved.store;
+    this.chunkStore = resolved.chunkStore ?? resolved.store;
+    this.ignoredStorageTransformers = resolved.ignoredStorageTransformers ?? [];
     this.path = resolved.path;
     this.metadata = resolved.metadata;
     this.registry = resolved.registry;
@@ -215,14 +235,11 @@ export async function resolveArray(
   const { format } = options;
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
   return withMetadataKeyAsync(key, async () => {
-    for (const [i, t] of metadata.storage_transformers.entries()) {
-      if (t.must_understand !== false) {
-        throw new ZarrError(
-          "UNSUPPORTED",
-          `Storage transformer "${t.name}" (at $.storage_transformers[${i}] in "${key}") is not supported`,
-          { key },
-        );
-      }
+    let stack: { chunkStore: Store; ignored: string[] } | undefined;
+    if (metadata.storage_transformers.length > 0) {
+      // Loaded only for arrays that name transformers (bundle size).
+      const { stackStorageTransformers } = await import("./storage-transformers.js");
+      stack = await stackStorageTransformers(store, metadata.storage_transformers, registry, { path, key });
     }
     const dtDef = metadata.data_type;
     const dtEntry = await registry.dataType(dtDef.name, { key, path: ["data_type"] });
@@ -247,6 +264,8 @@ export async function resolveArray(
     });
     return new ZarrArray({
       store,
+      chunkStore: stack?.chunkStore,
+      ignoredStorageTransformers: stack?.ignored,
       path,
       metadata,
       registry,

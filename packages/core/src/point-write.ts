@@ -87,9 +87,10 @@ interface PointJob {
 
 async function writePoints(array: ZarrArray, resolved: ResolvedPoints, value: SetValue, options: SetOptions): Promise<void> {
   const { signal, onProgress } = options;
-  const { store, dataType } = array;
+  const { chunkStore: store, dataType } = array;
   if (!isWritable(store)) {
-    throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable`);
+    const through = store === array.store ? "" : " through its storage transformers";
+    throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable${through}`);
   }
   const job: PointJob = {
     array,
@@ -103,7 +104,7 @@ async function writePoints(array: ZarrArray, resolved: ResolvedPoints, value: Se
   const holding = options.lock === true ? chunkLocker(store, array.path, signal) : unlocked;
   /** The job writing through a locker's view of the store (as `set` does: empty chunks are written). */
   const through = (viewStore: Store): PointJob => {
-    const viaView = Object.create(array, { store: { value: viewStore } }) as ZarrArray;
+    const viaView = Object.create(array, { chunkStore: { value: viewStore } }) as ZarrArray;
     return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
   };
   let done = 0;
@@ -218,7 +219,7 @@ function pointsCoverChunk(chunk: PointChunk, chunkSize: number, inArray: number)
 /** Read-modify-write of one chunk: read whole (unless every element is written), points set, encoded, written. */
 async function writeChunkPoints(job: PointJob, key: string, spec: ChunkSpec, chunk: PointChunk): Promise<void> {
   const { array, executor, value, writeEmpty, signal } = job;
-  const { store, dataType, fillValue } = array;
+  const { dataType, fillValue } = array;
   const n = shapeSize(spec.shape);
   const inArray = inArrayCount(array, chunk.coords, spec.shape);
   const covers = pointsCoverChunk(chunk, n, inArray);
@@ -240,7 +241,7 @@ async function writeChunkPoints(job: PointJob, key: string, spec: ChunkSpec, chu
     }
     const bytes = await executor.encode({ key, spec, chunk: target });
     throwIfAborted(signal);
-    await writeKey(store as WritableStore, key, bytes, signal);
+    await writeKey(array, key, bytes, signal);
   } finally {
     buffer.release();
   }
@@ -254,8 +255,8 @@ async function writeChunkPoints(job: PointJob, key: string, spec: ChunkSpec, chu
  */
 async function writeShardPoints(job: PointJob, key: string, spec: ChunkSpec, chunk: PointChunk): Promise<void> {
   const { array, value, writeEmpty, signal } = job;
-  const { store, dataType, fillValue, codecs } = array;
-  const bytes = await storeSource(store, key, signal).get(undefined, signal);
+  const { chunkStore, dataType, fillValue, codecs } = array;
+  const bytes = await storeSource(chunkStore, key, signal).get(undefined, signal);
   throwIfAborted(signal);
   const source = bytesSource(bytes);
   const shape = blockShape(chunk);
@@ -269,7 +270,7 @@ async function writeShardPoints(job: PointJob, key: string, spec: ChunkSpec, chu
   const updated = await encodePartial(source, { selection, value: { array: block }, writeEmpty }, spec, ctx);
   throwIfAborted(signal);
   if (updated === null) await deleteKey(array, key, signal);
-  else await writeKey(store as WritableStore, key, updated, signal);
+  else await writeKey(array, key, updated, signal);
 }
 
 /** A stored value already in memory (or missing) as a `ByteSource`. */

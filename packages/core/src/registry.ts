@@ -1,7 +1,8 @@
 /**
  * The registry: every extension point (codecs, data types, chunk grids, chunk key
- * encodings) resolved by name. A registry is a value; `defaultRegistry` is one shared
- * instance for convenience. Entries may be lazy so bundlers split rarely used code out.
+ * encodings, storage transformers, store adapters) resolved by name. A registry is a
+ * value; `defaultRegistry` is one shared instance for convenience. Entries may be lazy so
+ * bundlers split rarely used code out.
  */
 import {
   type ChunkGridEntry,
@@ -13,6 +14,7 @@ import {
   type JsonPath,
   type LazyEntry,
   type RegistryEntry,
+  type StorageTransformerEntry,
   type Store,
   type StoreEntry,
   ZarrError,
@@ -72,6 +74,7 @@ const KIND_LABEL: Record<EntryType, string> = {
   chunk_grid: "Chunk grid",
   chunk_key_encoding: "Chunk key encoding",
   store: "Store for URL scheme",
+  storage_transformer: "Storage transformer",
 };
 
 /** Where a lookup came from, for error messages. */
@@ -168,6 +171,14 @@ export class Registry {
   /** Resolves the store adapter for a URL scheme (`"http"`, `"s3"`, `"file"`), or throws `UNSUPPORTED`. */
   store(scheme: string, site: LookupSite = {}): Promise<StoreEntry> {
     return this.resolve("store", scheme, site);
+  }
+
+  /**
+   * Resolves a storage transformer (the array metadata's `storage_transformers`), or
+   * throws `UNSUPPORTED` naming it.
+   */
+  storageTransformer(name: string, site: LookupSite = {}): Promise<StorageTransformerEntry> {
+    return this.resolve("storage_transformer", name, site);
   }
 
   /** Resolves a chunk key encoding, or throws `UNSUPPORTED`. */

@@ -2,6 +2,7 @@
 import {
   type ArrayMetadata,
   asZarrError,
+  type ChunkGridResizeOptions,
   copyRegion,
   cStrides,
   type DimIndexer,
@@ -21,7 +22,7 @@ import { nodePrefix } from "./paths.js";
 import { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 
 /** Options of `resize`. */
-export interface ResizeOptions {
+export interface ResizeOptions extends ChunkGridResizeOptions {
   signal?: AbortSignal;
   concurrency?: number;
   onProgress?: (progress: Progress) => void;
@@ -33,9 +34,17 @@ export interface ResizeOptions {
  * have the cut-off part reset to the fill value, so growing the array again shows fill
  * values there, never stale data.
  *
+ * On a `rectilinear` grid the existing chunks keep their edges: shrinking drops the edges
+ * of chunks wholly outside the new shape (the last kept chunk may overhang the edge),
+ * growing appends edges once the existing ones no longer cover the array: by default one
+ * chunk spanning the added extent (as zarr-python does), or `options.newChunkEdges[d]` (a
+ * list of edges, or one edge length repeated). The metadata is written with runs
+ * (`[edge, count]`) where that is shorter.
+ *
  * @example
  * ```ts
  * const bigger = await resize(arr, [arr.shape[0] * 2, arr.shape[1]]);
+ * const daily = await resize(series, [series.shape[0] + 30], { newChunkEdges: [1] }); // 30 chunks of 1
  * ```
  */
 export async function resize<N extends string>(
@@ -43,9 +52,10 @@ export async function resize<N extends string>(
   shape: readonly number[],
   options: ResizeOptions = {},
 ): Promise<ZarrArray<N>> {
-  const { store } = array;
+  // Chunks are listed, read and deleted through the storage transformers; the metadata goes to the store itself.
+  const { store, chunkStore } = array;
   throwIfAborted(options.signal);
-  if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
+  if (!isWritable(store) || !isWritable(chunkStore)) throw new ZarrError("STORE_READ_ONLY", `Cannot resize "${array.path}": the store is not writable`);
   if (array.format !== undefined && array.format.writeArrayMetadata === undefined) {
     throw new ZarrError("UNSUPPORTED", `Resizing "${array.path || "/"}" (format ${array.format.name}) is not supported`);
   }
@@ -56,7 +66,7 @@ export async function resize<N extends string>(
     if (!Number.isSafeInteger(n) || n < 0) throw new ZarrError("INVALID_ARGUMENT", `Invalid new shape ${JSON.stringify(shape)}`);
   }
   if (shapeSize(shape) > Number.MAX_SAFE_INTEGER) throw new ZarrError("INVALID_ARGUMENT", "New shape is too large");
-  const grid = array.chunkGrid.resize(shape);
+  const grid = array.chunkGrid.resize(shape, { newChunkEdges: options.newChunkEdges });
   const newGridShape = grid.gridShape;
   const shrinking = shape.some((n, d) => n < array.shape[d]);
   if (shrinking) {
@@ -67,8 +77,8 @@ export async function resize<N extends string>(
       else if (coords.some((c, d) => grid.dims[d].start(c) + grid.dims[d].size(c) > shape[d] && shape[d] < array.shape[d])) cut.push(coords);
     };
     const prefix = nodePrefix(array.path);
-    if (isListable(store)) {
-      for await (const key of store.listPrefix(prefix, { signal: options.signal })) {
+    if (isListable(chunkStore)) {
+      for await (const key of chunkStore.listPrefix(prefix, { signal: options.signal })) {
         const coords = array.chunkKeyEncoding.decode(key.slice(prefix.length), array.ndim);
         if (coords !== undefined) consider(coords, key);
       }
@@ -86,13 +96,13 @@ export async function resize<N extends string>(
     const total = outside.length + cut.length;
     await mapConcurrent(outside, options.concurrency ?? DEFAULT_CONCURRENCY, async (key) => {
       array.codecs.invalidate(key);
-      await store.delete(key, { signal: options.signal });
+      await chunkStore.delete(key, { signal: options.signal });
       options.onProgress?.({ done: ++done, total });
     }, { signal: options.signal });
     // Reset the part of each cut chunk that now lies outside the array.
     await mapConcurrent(cut, options.concurrency ?? DEFAULT_CONCURRENCY, async (coords) => {
       const key = array.chunkKey(coords);
-      const bytes = await store.get(key, { signal: options.signal });
+      const bytes = await chunkStore.get(key, { signal: options.signal });
       if (bytes !== undefined) {
         const spec = array.chunkSpec(coords);
         const decoded = await array.codecs.decode(bytes, spec, { key, signal: options.signal });
@@ -109,10 +119,10 @@ export async function resize<N extends string>(
         }
         if (!array.config.writeEmptyChunks && array.dataType.allEqual(chunk.data, array.fillValue, 0, n)) {
           array.codecs.invalidate(key);
-          await store.delete(key, { signal: options.signal });
+          await chunkStore.delete(key, { signal: options.signal });
         } else {
           try {
-            await store.set(key, await array.codecs.encode(chunk, spec, { key, signal: options.signal }), { signal: options.signal });
+            await chunkStore.set(key, await array.codecs.encode(chunk, spec, { key, signal: options.signal }), { signal: options.signal });
           } catch (error) {
             throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
           }

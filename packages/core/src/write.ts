@@ -56,7 +56,7 @@ export interface SetOptions extends GetOptions {
 export async function deleteKey(array: ZarrArray, key: string, signal: AbortSignal | undefined): Promise<void> {
   array.codecs.invalidate(key);
   try {
-    await (array.store as WritableStore).delete(key, { signal });
+    await (array.chunkStore as WritableStore).delete(key, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not delete "${key}"`, key);
   } finally {
@@ -64,14 +64,14 @@ export async function deleteKey(array: ZarrArray, key: string, signal: AbortSign
   }
 }
 
-/** Writes a chunk's (or shard's) encoded bytes, dropping what chunk caches hold of it. */
-export async function writeKey(store: WritableStore, key: string, bytes: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
+/** Writes a chunk through the array's chunk store; caches are invalidated under its own store (where they file chunks). */
+export async function writeKey(array: ZarrArray, key: string, bytes: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
   try {
-    await store.set(key, bytes, { signal });
+    await (array.chunkStore as WritableStore).set(key, bytes, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not write "${key}"`, key);
   } finally {
-    invalidateChunkCaches(store, key);
+    invalidateChunkCaches(array.store, key);
   }
 }
 
@@ -214,9 +214,10 @@ export async function set(
 ): Promise<void> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
-  const { store, dataType, codecs } = array;
+  const { chunkStore: store, dataType, codecs } = array;
   if (!isWritable(store)) {
-    throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable`);
+    const through = store === array.store ? "" : " through its storage transformers";
+    throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable${through}`);
   }
   const p = plan(array, await positional(array, selection));
   let view: NdArray | undefined;
@@ -241,7 +242,7 @@ export async function set(
   const holding = locked ?? unlocked;
   /** The job for writing a chunk through another store (a locker's pinned view). */
   const through = (viewStore: Store): WriteJob => {
-    const viaView = Object.create(array, { store: { value: viewStore } }) as ZarrArray;
+    const viaView = Object.create(array, { chunkStore: { value: viewStore } }) as ZarrArray;
     // A conditional write cannot delete conditionally: chunks that end up empty are written.
     return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
   };
@@ -280,7 +281,7 @@ interface WriteJob {
  */
 async function writeChunk(job: WriteJob, key: string, spec: ChunkSpec, proj: ChunkProjection): Promise<void> {
   const { array, executor, view, scalar, writeEmpty, signal } = job;
-  const { store, dataType, fillValue } = array;
+  const { dataType, fillValue } = array;
   const n = shapeSize(spec.shape);
   // A chunk at the array's edge is covered when every element inside the array is
   // selected; its elements outside the array still need a value (the fill value).
@@ -311,7 +312,7 @@ async function writeChunk(job: WriteJob, key: string, spec: ChunkSpec, proj: Chu
     }
     const bytes = await executor.encode({ key, spec, chunk });
     throwIfAborted(signal);
-    await writeKey(store as WritableStore, key, bytes, signal);
+    await writeKey(array, key, bytes, signal);
   } finally {
     buffer?.release();
   }
@@ -345,7 +346,7 @@ function contiguousChunk(view: NdArray, dst: DimIndexer[], shape: number[], widt
 /** Writes the part of a chunk a selection touches through the codec's own partial encoder (sharding). */
 async function writePartial(job: WriteJob, key: string, spec: ChunkSpec, proj: ChunkProjection): Promise<void> {
   const { array, view, scalar, writeEmpty, signal } = job;
-  const { store, dataType, codecs } = array;
+  const { chunkStore, dataType, codecs } = array;
   const [src, dst] = ascending(proj.src, proj.dst);
   let value: ChunkUpdate["value"];
   if (view !== undefined) {
@@ -356,8 +357,8 @@ async function writePartial(job: WriteJob, key: string, spec: ChunkSpec, proj: C
   } else value = { scalar: scalar as Scalar };
   const ctx = { key, signal };
   const encodePartial = codecs.encodePartial as NonNullable<typeof codecs.encodePartial>;
-  const updated = await encodePartial(storeSource(store, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
+  const updated = await encodePartial(storeSource(chunkStore, key, signal), { selection: src, value, writeEmpty }, spec, ctx);
   throwIfAborted(signal);
   if (updated === null) await deleteKey(array, key, signal);
-  else await writeKey(store as WritableStore, key, updated, signal);
+  else await writeKey(array, key, updated, signal);
 }

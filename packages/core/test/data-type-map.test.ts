@@ -20,6 +20,7 @@ import {
   set,
   ZarrError,
 } from "../src/index.js";
+import { optionalEntries } from "../src/extensions.js";
 
 /** Builds exactly the mapped storage array (checked by the compiler). */
 type Storage<A> = abstract new (...args: never[]) => A;
@@ -39,6 +40,8 @@ const bytes = (v: unknown) => v instanceof Uint8Array;
 const complex = (v: unknown) => Array.isArray(v) && v.length === 2 && v.every(number);
 const record = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 const seconds = { unit: "s", scale_factor: 1 };
+
+const withOptional = defaultRegistry.extend(...optionalEntries);
 
 const expected: { [N in keyof DataTypeMap]: Expected<DataTypeMap[N]["array"]> } = {
   bool: { dataType: "bool", storage: Uint8Array, item: (v) => typeof v === "boolean" },
@@ -67,12 +70,13 @@ const expected: { [N in keyof DataTypeMap]: Expected<DataTypeMap[N]["array"]> } 
   structured: { dataType: { name: "structured", configuration: { fields: [{ name: "x", data_type: "int8" }] } }, storage: Array, item: record },
   null_terminated_bytes: { dataType: { name: "null_terminated_bytes", configuration: { length_bytes: 4 } }, storage: Uint8Array, item: bytes },
   object: { dataType: "object", storage: Array, item: () => true },
+  optional: { dataType: { name: "optional", configuration: { name: "float32" } }, storage: Array, item: (v) => v === null },
 };
 
-/** The resolved data type `e` names. */
+/** The resolved data type `e` names (`optional` is registered by `optionalEntries`). */
 async function resolve(e: ExtensionLike) {
   const { name, configuration = {} } = typeof e === "string" ? { name: e } : e;
-  const entry = await defaultRegistry.dataType(name);
+  const entry = await withOptional.dataType(name);
   return entry.fromConfig(name, configuration as never, ["data_type"]);
 }
 

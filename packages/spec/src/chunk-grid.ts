@@ -29,8 +29,20 @@ export interface ChunkGrid {
   /** Shape of the chunk at grid coordinates `coords`. */
   chunkShape(coords: readonly number[]): number[];
   /** The same grid for an array resized to `shape` (throws `UNSUPPORTED` when impossible). */
-  resize(shape: readonly number[]): ChunkGrid;
+  resize(shape: readonly number[], options?: ChunkGridResizeOptions): ChunkGrid;
   toJSON(): ExtensionObject;
+}
+
+/** Options of `ChunkGrid.resize`: how a grid with explicit chunk edges grows. */
+export interface ChunkGridResizeOptions {
+  /**
+   * Per dimension, the chunk edges to append when the array grows along a dimension whose
+   * chunk edges are listed (the `rectilinear` grid): a list of edge lengths, or one length
+   * repeated until the new length is covered. `undefined`/`null` (the default): one new
+   * chunk spanning the added extent. Ignored for dimensions that do not grow or whose
+   * chunks are regular.
+   */
+  newChunkEdges?: readonly (number | readonly number[] | null | undefined)[];
 }
 
 /** A chunk grid as registered. */

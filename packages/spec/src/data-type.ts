@@ -52,7 +52,8 @@ export type DataTypeKind =
   | "datetime"
   | "timedelta"
   | "struct"
-  | "object";
+  | "object"
+  | "optional";
 
 /**
  * A data type resolved from metadata.

@@ -1,7 +1,7 @@
 /**
  * @zarr/spec: the types of Zarr metadata documents, the contracts that stores,
- * codecs, data types, chunk grids and chunk key encodings implement, validating
- * parsers, and the shared error class. No I/O.
+ * codecs, data types, chunk grids, chunk key encodings and storage transformers
+ * implement, validating parsers, and the shared error class. No I/O.
  */
 export * from "./errors.js";
 export * from "./json.js";
@@ -14,6 +14,7 @@ export * from "./compose.js";
 export * from "./store.js";
 export * from "./codec.js";
 export * from "./chunk-grid.js";
+export * from "./storage-transformer.js";
 export * from "./registry-entry.js";
 export * from "./concurrency.js";
 export * from "./workers.js";

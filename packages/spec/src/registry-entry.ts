@@ -4,6 +4,7 @@ import type { CodecEntry } from "./codec.js";
 import type { DataType } from "./data-type.js";
 import type { JsonPath } from "./errors.js";
 import type { JsonObject } from "./json.js";
+import type { StorageTransformerEntry } from "./storage-transformer.js";
 import type { StoreEntry } from "./store.js";
 
 /** A data type as registered. */
@@ -18,7 +19,13 @@ export interface DataTypeEntry {
 }
 
 /** Any eager entry. */
-export type ExtensionEntry = CodecEntry | DataTypeEntry | ChunkGridEntry | ChunkKeyEncodingEntry | StoreEntry;
+export type ExtensionEntry =
+  | CodecEntry
+  | DataTypeEntry
+  | ChunkGridEntry
+  | ChunkKeyEncodingEntry
+  | StoreEntry
+  | StorageTransformerEntry;
 
 /**
  * An entry whose implementation is loaded on first use, so bundlers can split it out.

@@ -26,6 +26,13 @@ function storedLine(d: JsonObject): string {
   return `${label("stored")}${bytesText(d.stored_bytes as number)} in ${d.stored_keys} keys${how}`;
 }
 
+/** One storage transformer of `info`'s text: its definition, and whether chunk I/O goes through it. */
+function transformerText(t: JsonObject): string {
+  const { applied, ...definition } = t;
+  const note = applied ? "" : definition.must_understand === false ? " (ignored: not registered, must_understand false)" : " (not applied)";
+  return `  ${compactJson(definition)}${note}`;
+}
+
 function arrayText(d: JsonObject): string[] {
   const grid = d.chunk_grid as JsonObject;
   const gridShape = shapeText(d.grid_shape as JsonValue[]);
@@ -49,7 +56,7 @@ function arrayText(d: JsonObject): string[] {
     storedLine(d),
     `${label("chunks")}${d.chunks_stored === null ? "?" : d.chunks_stored} of ${d.chunks_total} stored`,
   ];
-  if (d.storage_transformers !== undefined) lines.push(`${label("storage transformers")}${compactJson(d.storage_transformers)}`);
+  if (d.storage_transformers !== undefined) lines.push("storage transformers:", ...(d.storage_transformers as JsonObject[]).map(transformerText));
   if (d.problem !== undefined) lines.push(`${label("readable")}no: ${d.problem}`);
   return lines;
 }

@@ -13,17 +13,22 @@ import {
   fillRegion,
   fullSelection,
   type NdArray,
-  shapeSize,
   type Store,
+  shapeSize,
   throwIfAborted,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
 import { storeSource } from "./store-source.js";
 
-/** Reads the chunk at `ctx.key` into `target` through `cache`; false when it is not stored. */
+/**
+ * Reads the chunk at `ctx.key` into `target` through `cache`; false when it is not stored.
+ * Entries are filed under `store` (the array's own store, which writes invalidate); the
+ * bytes are read from `readFrom` (the store behind the array's storage transformers).
+ */
 export async function readThroughCache(
   cache: ChunkCache,
   store: Store,
+  readFrom: Store,
   pipeline: CodecPipeline,
   spec: ChunkSpec,
   target: DecodeTarget,
@@ -39,7 +44,7 @@ export async function readThroughCache(
     return true;
   }
   const epoch = cache.begin(store);
-  const bytes = await storeSource(store, key, ctx.signal).get(undefined, ctx.signal);
+  const bytes = await storeSource(readFrom, key, ctx.signal).get(undefined, ctx.signal);
   throwIfAborted(ctx.signal);
   if (bytes === undefined) {
     cache.insert(store, key, spec, undefined, epoch);

@@ -89,7 +89,8 @@ export interface ChunkBuffer {
 
 /** The executor for one `get` or `set` of `array`. */
 export function createExecutor(array: ZarrArray, options: ExecutorOptions): Executor {
-  const { store, codecs } = array;
+  // Chunks are read through the array's storage transformers; caches file them under the array's own store.
+  const { store: cacheStore, chunkStore: store, codecs } = array;
   const signal = options.signal;
   // A cache holds whole decoded chunks: chains that read shards in parts keep doing so.
   const cache = codecs.partialReads || options.bypassCache ? undefined : (options.chunkCache ?? array.config.chunkCache);
@@ -109,7 +110,7 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     // Before anything is read or allocated for it (the decoders bound themselves by the same sizes).
     checkRead(task);
     const ctx: CodecCallContext = { key: task.key, signal };
-    if (cache !== undefined) return readThroughCache(cache, store, codecs, task.spec, task.target, ctx);
+    if (cache !== undefined) return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, ctx);
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
   if (pool === undefined) return { wantsSharedResult: false, read: local, encode: encodeLocal, chunkBuffer };
