@@ -93,12 +93,12 @@ async function resolveForInfo(store: Store, node: ListedNode, meta: ArrayMetadat
   const short = withoutTrailingCompressors(meta, registry);
   if (short !== undefined) {
     try {
-      return await resolveArray(store, node.path, short, { registry });
+      return await resolveArray(store, node.path, short, { registry, format: node.format });
     } catch {
       // Fall through: the whole chain gives the error.
     }
   }
-  return resolveArray(store, node.path, meta, { registry });
+  return resolveArray(store, node.path, meta, { registry, format: node.format });
 }
 
 /** The array's grid and key encoding, and whether its whole chain resolves. */
@@ -116,7 +116,7 @@ async function resolveLayout(
     // document does not.
     if (!(error instanceof ZarrError) || (error.code !== "CODEC_UNKNOWN" && error.code !== "UNSUPPORTED")) throw error;
     const problem = `[${error.code}] ${error.message}`;
-    const key = metadataKeyOf(node.path);
+    const key = node.format?.metadataKey(node.path, "array") ?? metadataKeyOf(node.path);
     const gridEntry = await registry.chunkGrid(meta.chunk_grid.name, { key, path: ["chunk_grid"] });
     const grid = inDocument(key, () => gridEntry.fromConfig(meta.chunk_grid.configuration, meta.shape, ["chunk_grid"]));
     const kenc = meta.chunk_key_encoding;

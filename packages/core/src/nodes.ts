@@ -214,6 +214,8 @@ export async function resolveArray(
   const registry = options.registry ?? defaultRegistry;
   const { format } = options;
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
+  const refused = format?.unreadable?.(metadata, key);
+  if (refused !== undefined) throw refused;
   return withMetadataKeyAsync(key, async () => {
     for (const [i, t] of metadata.storage_transformers.entries()) {
       if (t.must_understand !== false) {

@@ -22,7 +22,7 @@ export {
   type ConsolidatedMetadataV2,
   type GroupMetadataV2,
 } from "./metadata.js";
-export { v2ArrayToV3, type V2ArrayModel } from "./v2-model.js";
+export { v2ArrayToV3, v2ArrayMetadata, unreadableV2Array, UNREADABLE_V2_DATA_TYPE, type V2ArrayModel } from "./v2-model.js";
 export { v2CodecsToV3, type MappedChain } from "./codecs.js";
 export { v2NodeFormat, consolidateMetadataV2, normalizeV2Path } from "./v2-format.js";
 export { v2Format } from "./v2-entry.js";
@@ -35,4 +35,5 @@ export {
   type ConvertProgress,
   type ConvertResult,
   type ConvertedArray,
+  type SkippedArray,
 } from "./convert.js";

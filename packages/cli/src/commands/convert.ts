@@ -15,6 +15,7 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     "in-place": { type: "boolean" },
     path: { type: "string" },
     "variable-length-strings": { type: "boolean" },
+    strict: { type: "boolean" },
   });
   if (values.help) {
     await io.write(`${USAGE.convert}\n`);
@@ -43,15 +44,19 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
       ...(inPlace ? { inPlace: true } : { target, path }),
       registry,
       variableLengthStrings: values["variable-length-strings"] ?? false,
+      strict: values.strict ?? false,
       signal: controller.signal,
       onProgress: (p) => bar?.update(p.done, p.total, undefined, "converting"),
     });
     bar?.end();
+    const kept = inPlace ? "left as it is" : "not written";
+    for (const s of result.skipped) io.error(`zarr: warning: skipped /${printable(s.path)} (${kept}): ${printable(s.reason)}`);
     const counts = new Map<string, number>();
     for (const a of result.arrays) counts.set(a.chunks, (counts.get(a.chunks) ?? 0) + 1);
     const summary = [...counts].map(([mode, n]) => `${n} ${mode}`).join(", ");
+    const skipped = result.skipped.length === 0 ? "" : `; skipped ${result.skipped.length} unreadable array${result.skipped.length === 1 ? "" : "s"} (see the warnings; --strict fails instead)`;
     await io.write(
-      `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}\n`,
+      `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}${skipped}\n`,
     );
     for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${printable(a.path)}: ${printable(a.note)}\n`);
   } finally {
