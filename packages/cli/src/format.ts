@@ -11,7 +11,7 @@ export const UNREADABLE_V2_DATA_TYPE = "zarr-v2.unreadable";
 
 /** A data type as text: its name, then its configuration as JSON when it has one. */
 export function dataTypeText(dt: { name: string; configuration: JsonObject }): string {
-  if (dt.name === UNREADABLE_V2_DATA_TYPE) return `${compactJson(dt.configuration.dtype ?? null)} (Zarr v2 dtype, not readable)`;
+  if (dt.name === UNREADABLE_V2_DATA_TYPE) return `${compactJson(dt.configuration.dtype ?? null)} (NumPy dtype, not readable)`;
   return Object.keys(dt.configuration).length === 0 ? dt.name : `${dt.name} ${compactJson(dt.configuration)}`;
 }
 

@@ -34,9 +34,9 @@ describe.each(["plain", "consolidated"])("a v2 group with unreadable arrays (%s)
     expect(r.out).toBe(
       [
         "/",
-        '├── mixed [3] [["a","<i4"],["b",">f8"]] (Zarr v2 dtype, not readable)',
+        '├── mixed [3] [["a","<i4"],["b",">f8"]] (NumPy dtype, not readable)',
         "├── ok [4] int16",
-        '├── pickled [4] "|O" (Zarr v2 dtype, not readable)',
+        '├── pickled [4] "|O" (NumPy dtype, not readable)',
         "└── sub",
         "    └── inner [3] float32",
         "",
@@ -51,9 +51,9 @@ describe.each(["plain", "consolidated"])("a v2 group with unreadable arrays (%s)
     expect(group.consolidated).toBe(mode === "consolidated");
     const pickled = JSON.parse((await runInProcess("info", stores[mode], "pickled", "--json")).out);
     expect(pickled).toMatchObject({ zarr_format: 2, shape: [4], readable: false, chunks_stored: 2, chunks_total: 2, fill_value: 0 });
-    expect(pickled.problem).toMatch(/^\[UNSUPPORTED\] The Zarr v2 array "pickled\/\.zarray" cannot be read: .*"pickle"/);
+    expect(pickled.problem).toMatch(/^\[UNSUPPORTED\] The array "pickled\/\.zarray" cannot be read: .*"pickle"/);
     const text = (await runInProcess("info", stores[mode], "mixed")).out;
-    expect(text).toContain('data type:          [["a","<i4"],["b",">f8"]] (Zarr v2 dtype, not readable)\n');
+    expect(text).toContain('data type:          [["a","<i4"],["b",">f8"]] (NumPy dtype, not readable)\n');
     expect(text).toMatch(/readable: +no: \[UNSUPPORTED\] .*mixed\/\.zarray.*little- and big-endian/);
     expect(text).toContain("chunks:             2 of 2 stored\n");
   });
@@ -61,7 +61,7 @@ describe.each(["plain", "consolidated"])("a v2 group with unreadable arrays (%s)
   it("get fails on an unreadable array only, with its coded error", async () => {
     const bad = await runInProcess("get", stores[mode], "pickled");
     expect(bad.code).toBe(1);
-    expect(bad.err).toMatch(/^zarr: \[UNSUPPORTED\] The Zarr v2 array "pickled\/\.zarray" cannot be read/);
+    expect(bad.err).toMatch(/^zarr: \[UNSUPPORTED\] The array "pickled\/\.zarray" cannot be read/);
     expect((await runInProcess("get", stores[mode], "ok", "--format", "json")).code).toBe(0);
   });
 
@@ -80,7 +80,7 @@ describe.each(["plain", "consolidated"])("a v2 group with unreadable arrays (%s)
     const strictTarget = path.join(tempDir("zarr-cli-v2-unreadable-"), "strict.zarr");
     const strict = await runInProcess("convert", stores[mode], strictTarget, "--strict");
     expect(strict.code).toBe(1);
-    expect(strict.err).toMatch(/^zarr: \[UNSUPPORTED\] The Zarr v2 array "mixed\/\.zarray" cannot be read/);
+    expect(strict.err).toMatch(/^zarr: \[UNSUPPORTED\] The array "mixed\/\.zarray" cannot be read/);
     expect(existsSync(path.join(strictTarget, "zarr.json"))).toBe(false);
   });
 });

@@ -46,7 +46,7 @@ import {
   ZMETADATA,
 } from "./metadata.js";
 import { join, prefixOf, readJson, writeJson } from "./store-io.js";
-import { unreadableV2Array, v2ArrayMetadata, v2GroupToV3 } from "./v2-model.js";
+import { unreadableArrayError, v2ArrayMetadata, v2GroupToV3 } from "./v2-model.js";
 
 /** Reads at most this many child documents at once when listing a group. */
 const LIST_CONCURRENCY = 16;
@@ -281,9 +281,5 @@ export const v2NodeFormat: NodeFormat = {
   writeAttributes: writeV2Attributes,
   writeArrayMetadata: writeV2ArrayShape,
   consolidate: (group, options) => consolidateV2(group.store, group.path, group.registry, options.signal),
-  unreadable: (metadata, key) => {
-    const why = unreadableV2Array(metadata);
-    if (why === undefined) return undefined;
-    return new ZarrError(why.error.code, `The Zarr v2 array "${key}" cannot be read: ${why.error.message}`, { key, cause: why.error });
-  },
+  unreadable: unreadableArrayError,
 };

@@ -151,6 +151,13 @@ function unreadableModel(v2: ArrayMetadataV2, attributes: JsonObject, key: strin
   return parseArrayMetadata(v3, { key });
 }
 
+/** `NodeFormat.unreadable` of the formats read through this model: the error resolving such an array throws. */
+export function unreadableArrayError(metadata: ArrayMetadata, key: string): ZarrError | undefined {
+  const why = unreadableV2Array(metadata);
+  if (why === undefined) return undefined;
+  return new ZarrError(why.error.code, `The array "${key}" cannot be read: ${why.error.message}`, { key, cause: why.error });
+}
+
 /**
  * For array metadata read from a Zarr v2 array that has no v3 model (see
  * {@link v2ArrayMetadata}): the v2 `dtype` as written and the error that makes it
