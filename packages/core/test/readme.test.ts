@@ -13,7 +13,7 @@ it("the README examples run", () => {
   expect(outputs[3]).toContain("It is provided by @zarr/codec-blosc: install it");
   expect(outputs[4]).toContain("Infinity");
   expect(outputs[4]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
-  expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
+  expect(outputs[6]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\nINVALID_ARGUMENT v2root/t\n");
   expect(outputs[7]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
   expect(outputs[8]).toBe("true\nUNSUPPORTED\n");
 });
