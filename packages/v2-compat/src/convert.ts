@@ -156,7 +156,7 @@ function v3KeyEncoding(metadata: ArrayMetadata): ChunkKeyEncoding {
 }
 
 /** Every stored chunk of `array` (by listing when the store can, else by probing each grid position). */
-async function storedChunks(array: ZarrArray, signal?: AbortSignal): Promise<{ coords: number[]; key: string }[]> {
+export async function storedChunks(array: ZarrArray, signal?: AbortSignal): Promise<{ coords: number[]; key: string }[]> {
   const out: { coords: number[]; key: string }[] = [];
   const prefix = array.chunkKey(array.shape.map(() => 0)).slice(0, -array.chunkKeyEncoding.encode(array.shape.map(() => 0)).length);
   const { store } = array;
@@ -418,7 +418,7 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
  * The node a walked entry describes, or, for an array that cannot be read (its codecs or
  * data type cannot be resolved), the error saying why (thrown instead when `strict`).
  */
-async function nodeOf(root: ZarrGroup, entry: NodeEntry, strict: boolean): Promise<ZarrNode | ZarrError> {
+export async function nodeOf(root: ZarrGroup, entry: NodeEntry, strict: boolean): Promise<ZarrNode | ZarrError> {
   const { store, registry } = root;
   if (entry.kind === "group") {
     const zarrFormat = entry.format?.zarrFormat ?? 3;

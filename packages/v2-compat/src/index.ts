@@ -27,6 +27,7 @@ export { v2CodecsToV3, type MappedChain } from "./codecs.js";
 export { v2NodeFormat, consolidateMetadataV2, normalizeV2Path } from "./v2-format.js";
 export { v2Format } from "./v2-entry.js";
 export { draftFormat, DraftKeyEncoding } from "./draft-format.js";
+export { writeDraft, type WriteDraftOptions, type WriteDraftResult } from "./draft-write.js";
 export { createArrayV2, createGroupV2, type CreateArrayV2Options, type CreateNodeV2Options } from "./create.js";
 export {
   convert,
