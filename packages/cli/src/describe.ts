@@ -11,6 +11,7 @@ import {
   asZarrError,
   type ChunkGrid,
   type ChunkKeyEncoding,
+  isJsonObject,
   isListable,
   type JsonObject,
   type JsonValue,
@@ -30,16 +31,23 @@ interface StoredKeys {
 
 const SIZE_CONCURRENCY = 16;
 
-/** Every key under `prefix` and the sum of their sizes (`getSize` when the store has it, else `get`). */
-async function storedKeys(store: Store, prefix: string): Promise<StoredKeys | undefined> {
+/**
+ * Every key under the prefixes, plus the `extra` keys that exist, and the sum of their sizes
+ * (`getSize` when the store has it, else `get`).
+ */
+async function storedKeys(store: Store, prefixes: readonly string[], extra: readonly string[] = []): Promise<StoredKeys | undefined> {
   // Plain HTTP cannot list: the node is still described, its stored size is unknown (null).
   if (!isListable(store)) return undefined;
-  const keys: string[] = [];
-  try {
-    for await (const key of store.listPrefix(prefix)) keys.push(key);
-  } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not list "${prefix}"`, prefix);
+  const found = new Set<string>();
+  for (const prefix of prefixes) {
+    try {
+      for await (const key of store.listPrefix(prefix)) found.add(key);
+    } catch (error) {
+      throw asZarrError(error, "STORE_FAILED", `Could not list "${prefix}"`, prefix);
+    }
   }
+  const keys = [...found];
+  for (const key of extra) if (!found.has(key)) keys.push(key); // absent ones count 0 bytes and are dropped below
   const sizes = await mapConcurrent(keys, SIZE_CONCURRENCY, async (key) => {
     try {
       if (store.getSize) return (await store.getSize(key)) ?? 0;
@@ -48,8 +56,29 @@ async function storedKeys(store: Store, prefix: string): Promise<StoredKeys | un
       throw asZarrError(error, "STORE_FAILED", `Could not read the size of "${key}"`, key);
     }
   });
-  keys.sort();
-  return { keys, bytes: sizes.reduce((a, b) => a + b, 0) };
+  const present = keys.filter((key, i) => found.has(key) || sizes[i] > 0);
+  present.sort();
+  return { keys: present, bytes: sizes.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Where a node's keys are: the prefixes to list and single keys outside them. A Zarr v3 or
+ * v2 node keeps everything under `path/`; the early v3 draft keeps chunks under
+ * `data/root/path/` and documents under `meta/root/` (a group's descendants' under
+ * `meta/root/path/`); a draft root is the whole store.
+ */
+function keyLocations(node: ListedNode): { prefixes: string[]; extra: string[] } {
+  const format = node.format;
+  if (format?.chunkPrefix === undefined || node.path === "") return { prefixes: [nodePrefix(node.path)], extra: [] };
+  const documentKey = format.metadataKey(node.path, node.kind);
+  const prefixes = [format.chunkPrefix(node.path)];
+  if (node.kind === "group") prefixes.push(`${documentKey.slice(0, documentKey.lastIndexOf(".group"))}/`);
+  return { prefixes, extra: [documentKey] };
+}
+
+/** The storage format's name, for nodes not stored as Zarr v3 (`zarr-v2`, `zarr-v3-draft`): `{ format }`, else nothing. */
+function formatField(node: ListedNode): JsonObject {
+  return node.format === undefined ? {} : { format: node.format.name };
 }
 
 /** How `describeNode` counts what is stored when the store cannot list keys. */
@@ -177,12 +206,12 @@ async function resolveForInfo(store: Store, node: ListedNode, meta: ArrayMetadat
   const short = withoutTrailingCompressors(meta, registry);
   if (short !== undefined) {
     try {
-      return await resolveArray(store, node.path, short, { registry });
+      return await resolveArray(store, node.path, short, { registry, format: node.format });
     } catch {
       // Fall through: the whole chain gives the error.
     }
   }
-  return resolveArray(store, node.path, meta, { registry });
+  return resolveArray(store, node.path, meta, { registry, format: node.format });
 }
 
 /** What `info` needs of an array's layout (see `resolveLayout`). */
@@ -212,9 +241,11 @@ async function resolveLayout(store: Store, node: ListedNode, meta: ArrayMetadata
     // document does not.
     if (!(error instanceof ZarrError) || (error.code !== "CODEC_UNKNOWN" && error.code !== "UNSUPPORTED")) throw error;
     const problem = `[${error.code}] ${error.message}`;
-    const key = metadataKeyOf(node.path);
+    const key = node.format?.metadataKey(node.path, "array") ?? metadataKeyOf(node.path);
     const gridEntry = await registry.chunkGrid(meta.chunk_grid.name, { key, path: ["chunk_grid"] });
     const grid = inDocument(key, () => gridEntry.fromConfig(meta.chunk_grid.configuration, meta.shape, ["chunk_grid"]));
+    const own = node.format?.chunkKeyEncoding?.(meta);
+    if (own !== undefined) return { grid, keys: own, problem, chunkStore: store, ignoredTransformers: undefined };
     const kenc = meta.chunk_key_encoding;
     const kencEntry = await registry.chunkKeyEncoding(kenc.name, { key, path: ["chunk_key_encoding"] });
     const keys = inDocument(key, () => kencEntry.fromConfig(kenc.configuration, ["chunk_key_encoding"]));
@@ -239,6 +270,16 @@ async function storedFillValue(store: Store, node: ListedNode, meta: ArrayMetada
   }
 }
 
+/**
+ * The chunk key encoding a format imposes (the early v3 draft's `c0/1` keys), as JSON; the
+ * metadata's v3 model of it would name keys the store does not hold.
+ */
+function ownKeyEncoding(node: ListedNode, keys: ChunkKeyEncoding): JsonObject | undefined {
+  if (node.format?.chunkKeyEncoding === undefined) return undefined;
+  const json = (keys as ChunkKeyEncoding & { toJSON?: () => JsonValue }).toJSON?.();
+  return isJsonObject(json) ? json : undefined;
+}
+
 /** The description of an array node. */
 async function describeArray(
   store: Store,
@@ -248,30 +289,33 @@ async function describeArray(
   options: DescribeOptions,
 ): Promise<JsonObject> {
   const { grid, keys, problem, chunkStore, ignoredTransformers } = await resolveLayout(store, node, meta, registry);
-  const prefix = nodePrefix(node.path);
+  const prefix = node.format?.chunkPrefix?.(node.path) ?? nodePrefix(node.path);
+  const { prefixes, extra } = keyLocations(node);
   // Through the array's storage transformers, which may keep its chunks under other keys.
-  const stored = await storedKeys(chunkStore, prefix);
+  const stored = await storedKeys(chunkStore, prefixes, extra);
   const ndim = meta.shape.length;
   let chunksStored = 0;
   for (const key of stored?.keys ?? []) {
+    if (!key.startsWith(prefix)) continue; // the node's own document (early v3 draft)
     const coords = keys.decode(key.slice(prefix.length), ndim);
     if (coords?.every((c, d) => c < grid.gridShape[d])) chunksStored++;
   }
   const probed =
     stored === undefined && options.probeChunks
-      ? await probedKeys(store, chunkStore, prefix, metadataDocuments(node, "array"), grid, keys, options.onProbeProgress)
+      ? await probedKeys(store, chunkStore, prefix, extra.length > 0 ? extra : metadataDocuments(node, "array"), grid, keys, options.onProbeProgress)
       : undefined;
   const regular = meta.chunk_grid.name === "regular" ? meta.chunk_grid.configuration.chunk_shape : undefined;
   const out: JsonObject = {
     path: `/${node.path}`,
     node_type: "array",
     zarr_format: node.zarrFormat,
+    ...formatField(node),
     shape: meta.shape,
     data_type: { name: meta.data_type.name, configuration: meta.data_type.configuration },
     chunk_grid: { name: meta.chunk_grid.name, configuration: meta.chunk_grid.configuration },
     chunk_shape: regular ?? null,
     grid_shape: [...grid.gridShape],
-    chunk_key_encoding: { name: meta.chunk_key_encoding.name, configuration: meta.chunk_key_encoding.configuration },
+    chunk_key_encoding: ownKeyEncoding(node, keys) ?? { name: meta.chunk_key_encoding.name, configuration: meta.chunk_key_encoding.configuration },
     fill_value: await storedFillValue(store, node, meta),
     codecs: meta.codecs as unknown as JsonValue[],
     dimension_names: meta.dimension_names ?? null,
@@ -308,11 +352,13 @@ function describeTransformers(meta: ArrayMetadata, ignored: readonly string[] | 
 async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject> {
   const meta = node.metadata?.node_type === "group" ? node.metadata : undefined;
   const children = await listChildren(store, node);
-  const stored = await storedKeys(store, nodePrefix(node.path));
+  const { prefixes, extra } = keyLocations(node);
+  const stored = await storedKeys(store, prefixes, extra);
   return {
     path: `/${node.path}`,
     node_type: "group",
     zarr_format: node.zarrFormat,
+    ...formatField(node),
     implicit: meta === undefined,
     // v3 inline consolidated metadata, or a v2 hierarchy read through its .zmetadata.
     consolidated: meta?.consolidated_metadata != null || (node.zarrFormat === 2 && node.group?.consolidated !== undefined),

@@ -2,8 +2,16 @@
 import type { JsonObject, JsonValue } from "@zarr/spec";
 import { compactJson } from "./json-text.js";
 
+/**
+ * The data type @zarr/v2-compat gives a Zarr v2 array that has no Zarr v3 model (its
+ * `UNREADABLE_V2_DATA_TYPE`; spelled out here so that `info` and `tree` need not load
+ * that package): shown as the v2 dtype it holds.
+ */
+export const UNREADABLE_V2_DATA_TYPE = "zarr-v2.unreadable";
+
 /** A data type as text: its name, then its configuration as JSON when it has one. */
 export function dataTypeText(dt: { name: string; configuration: JsonObject }): string {
+  if (dt.name === UNREADABLE_V2_DATA_TYPE) return `${compactJson(dt.configuration.dtype ?? null)} (NumPy dtype, not readable)`;
   return Object.keys(dt.configuration).length === 0 ? dt.name : `${dt.name} ${compactJson(dt.configuration)}`;
 }
 

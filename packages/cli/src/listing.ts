@@ -4,7 +4,7 @@
  * `info` work when some array uses a codec this CLI lacks, and registered formats (Zarr
  * v2, the early v3 draft) are found too.
  */
-import { listChildren as coreListChildren, type NodeEntry, open, openEntry, type ZarrGroup } from "@zarr/core";
+import { listChildren as coreListChildren, type NodeEntry, type NodeFormat, open, openEntry, type ZarrGroup } from "@zarr/core";
 import type { NodeMetadata, Store } from "@zarr/spec";
 import { cliRegistry } from "./registry.js";
 
@@ -19,6 +19,8 @@ export interface ListedNode {
   metadata: NodeMetadata | undefined;
   /** The format the node is stored in. */
   zarrFormat: 2 | 3;
+  /** The storage format the node was read through, when it is not Zarr v3 (resolves its arrays, names their documents). */
+  format?: NodeFormat;
   /** The group itself, for listing its children. */
   group?: ZarrGroup;
 }
@@ -35,6 +37,7 @@ function listed(entry: NodeEntry, group?: ZarrGroup): ListedNode {
     kind: entry.kind,
     metadata: entry.implicit ? undefined : entry.metadata,
     zarrFormat: entry.format?.zarrFormat ?? 3,
+    format: entry.format,
     group,
   };
 }

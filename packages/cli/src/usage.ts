@@ -70,15 +70,24 @@ export const USAGE: Record<string, string> = {
   --dimension-separator S  v2: "." (default, keys 0.1) or "/" (keys 0/1)
   -j, --workers N        worker pool handed to the write engine (default: one thread per core;
                          0: none); threads start only when the engine gives them chunks`,
-  convert: `Usage: zarr convert SRC DST [--path P] [--variable-length-strings]
-       zarr convert STORE --in-place [--path P]
+  convert: `Usage: zarr convert SRC DST [--path P] [--variable-length-strings] [--strict]
+       zarr convert STORE --in-place [--path P] [--strict]
+       zarr convert SRC DST --zarr-format 3-draft [--path P] [--strict]
   Convert the Zarr v2 (or early-draft v3) node at P (default: the root) and everything below
   it to Zarr v3. Chunks stay as they are where v3 can describe them (metadata only in place;
   copied byte for byte into DST); early-draft chunks move to v3 keys. A progress line is
   drawn on standard error when it is a terminal; Ctrl-C stops the conversion.
   --in-place                  convert STORE itself (v3 documents replace the old ones)
   --path P                    the node to convert; with DST, also where it goes in DST
-  --variable-length-strings   rewrite fixed-length Unicode (<U) as variable-length strings`,
+  --variable-length-strings   rewrite fixed-length Unicode (<U) as variable-length strings
+  --strict                    fail on an array that cannot be read (a pickle object array, a
+                              structured type mixing byte orders, an unknown codec) instead of
+                              skipping it with a warning on standard error
+  --zarr-format 3-draft       write DST in the early Zarr v3 draft layout (meta/root/…,
+                              data/root/…) that GDAL 3.6 and zarr-python 2.13 read, from any
+                              SRC (v3, v2 or draft): every chunk rewritten with gzip level 5;
+                              arrays of variable-size values are refused; an array at the
+                              root of SRC is written as /data`,
   cp: `Usage: zarr cp SRC DST [--resume] [--concurrency N]
   Copy every key of the store SRC into DST, byte for byte (a whole hierarchy, any codecs,
   Zarr v2 or v3). SRC and DST are directories or URLs (file:, s3://bucket/prefix, a zip

@@ -25,11 +25,15 @@ import { deleteNode, requireWritable } from "./mutate.js";
 import type { CreateArrayOptions, CreateNodeOptions, ExtensionLike } from "./node-options.js";
 import { resolveArray, withMetadataKey, type ZarrArray, ZarrGroup } from "./nodes.js";
 import { exists } from "./open.js";
+import { mixedFormatsError, v2NodeAt } from "./mixed-formats.js";
 import { metadataKey, normalizePath, parentPath, validateNewNodePath } from "./paths.js";
 import { defaultRegistry, type Registry } from "./registry.js";
 
-/** Makes sure a node can be created at `path`: parents are groups (or absent), nothing is there unless overwriting. */
-async function prepareNewNode(store: Store, path: string, options: CreateNodeOptions): Promise<void> {
+/**
+ * Makes sure a Zarr v3 node can be created at `path`: parents are v3 groups (or absent, and
+ * then no Zarr v2 node either, unless `allowMixedFormats`), nothing is there unless overwriting.
+ */
+async function prepareNewNode(store: Store, path: string, kind: "array" | "group", options: CreateNodeOptions): Promise<void> {
   validateNewNodePath(path);
   for (let parent = parentPath(path); parent !== undefined; parent = parentPath(parent)) {
     const meta = await readNodeMetadata(store, parent, options.signal);
@@ -37,6 +41,10 @@ async function prepareNewNode(store: Store, path: string, options: CreateNodeOpt
       throw new ZarrError("INVALID_ARGUMENT", `Cannot create "${path}": its ancestor "${parent || "/"}" is an array`);
     }
     if (meta !== undefined) break; // an explicit group: its own ancestors were checked when it was made
+    if (options.allowMixedFormats !== true) {
+      const v2 = await v2NodeAt(store, parent, options.signal);
+      if (v2 !== undefined) throw mixedFormatsError({ path, kind, zarrFormat: 3 }, { path: parent, zarrFormat: 2, ...v2 });
+    }
   }
   if (await exists(store, path, options)) {
     if (!options.overwrite) {
@@ -81,7 +89,7 @@ export async function createGroup(store: Store, path = "", options: CreateNodeOp
   const zarrFormat = requestedZarrFormat(options, path);
   if (zarrFormat !== 3) return createGroupThroughFormat(store, path, zarrFormat, options.registry ?? defaultRegistry, options);
   const p = normalizePath(path);
-  await prepareNewNode(store, p, options);
+  await prepareNewNode(store, p, "group", options);
   await writeMissingParents(store, p, options.signal);
   const attributes = options.attributes === undefined ? {} : (jsonFromInput(options.attributes) as Attributes);
   const metadata: GroupMetadata = { zarr_format: 3, node_type: "group", attributes };
@@ -252,7 +260,7 @@ export async function createArray<N extends string = string>(
   const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });
   // Record every parameter the codecs chose (e.g. a typesize taken from the data type).
   const metadata: ArrayMetadata = { ...parsed, chunk_grid: probe.chunkGrid.toJSON(), codecs: probe.codecs.toJSON() };
-  await prepareNewNode(store, p, options);
+  await prepareNewNode(store, p, "array", options);
   await writeMissingParents(store, p, options.signal);
   await writeNodeMetadata(store, p, metadata, options.signal);
   const array = await resolveArray(store, p, metadata, {

@@ -17,6 +17,7 @@ import type {
   GroupMetadata,
   NodeMetadata,
   Store,
+  ZarrError,
 } from "@zarr/spec";
 import type { CreateArrayOptions, CreateNodeOptions } from "./node-options.js";
 import type { LoadedFormatEntry, Registry } from "./registry.js";
@@ -92,6 +93,14 @@ export interface NodeFormat {
    * does for v3) and returns the group as read back, with its consolidated metadata.
    */
   consolidate?(group: FormatGroup, options: FormatWriteOptions): Promise<NodeEntry>;
+  /**
+   * Why an array this format listed cannot be resolved (to read or write its data), or
+   * `undefined` when it can. A format describes arrays it has no v3 model for (Zarr v2's
+   * pickle object arrays) so that listing their hierarchy works, as it does for v3 arrays
+   * with an unregistered codec; resolving them throws the error returned here (`key`: the
+   * node's metadata key).
+   */
+  unreadable?(metadata: ArrayMetadata, key: string): ZarrError | undefined;
 }
 
 /** What a format entry gets when asked for a node. */

@@ -43,6 +43,12 @@ export interface CreateNodeOptions extends NodeOptions {
   attributes?: JsonInputObject;
   /** Replace a node already at the path (deleting everything below it). Default false: `NODE_EXISTS`. */
   overwrite?: boolean;
+  /**
+   * Create the node even below a node of the other Zarr version (a v3 array in a v2 group,
+   * a v2 group below a v3 `zarr.json`). Default false: that is an `INVALID_ARGUMENT` error
+   * naming both, and nothing is written.
+   */
+  allowMixedFormats?: boolean;
   signal?: AbortSignal;
 }
 

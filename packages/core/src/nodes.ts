@@ -234,6 +234,8 @@ export async function resolveArray(
   const registry = options.registry ?? defaultRegistry;
   const { format } = options;
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
+  const refused = format?.unreadable?.(metadata, key);
+  if (refused !== undefined) throw refused;
   return withMetadataKeyAsync(key, async () => {
     let stack: { chunkStore: Store; ignored: string[] } | undefined;
     if (metadata.storage_transformers.length > 0) {

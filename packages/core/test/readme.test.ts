@@ -14,7 +14,7 @@ it("the README examples run", () => {
   expect(outputs[4]).toBe("[ 254, 253 ]\nUint8Array(2) [ 1, 2 ]\nUNSUPPORTED\n");
   expect(outputs[5]).toContain("Infinity");
   expect(outputs[5]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
-  expect(outputs[7]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\n");
+  expect(outputs[7]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\nINVALID_ARGUMENT v2root/t\n");
   expect(outputs[8]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
   expect(outputs[9]).toBe("true\nUNSUPPORTED\n");
   expect(outputs[11]).toBe('[ 0.5, null, 2, null ]\n28\nnull [{"name":"bytes","configuration":{}}]\n');

@@ -6,14 +6,14 @@
  * window by window, so memory holds a few chunks, never the whole raster.
  */
 import { deleteNode, exists, normalizePath, type Registry, set, slice, validateNodeName, type ZarrArray } from "@zarr/core";
-import { isWritable, type JsonObject, type JsonValue, type Store, type TypedArray, throwIfAborted, type WorkerPool, ZarrError } from "@zarr/spec";
+import { type JsonObject, type JsonValue, type Store, type TypedArray, throwIfAborted, type WorkerPool, ZarrError } from "@zarr/spec";
 import { fromArrayBuffer, fromFile, type GeoTIFF, type GeoTIFFImage } from "geotiff";
 import type { Affine } from "./affine.js";
 import { determinant, isAffine, isAxisAligned } from "./affine.js";
 import type { Registration } from "./attributes.js";
 import { type ConventionsOption, datasetAttributes, writeCoordinates } from "./builders.js";
 import { type Crs, isGeographic } from "./crs.js";
-import { parentOf } from "./hierarchy.js";
+import { prefixedStore } from "./prefixed-store.js";
 import { type ArraySpec, buildPyramid, gdalCrsAttribute, keepChildrenWriter, type PyramidOptions, type PyramidResult, type PyramidWriter, v3Writer } from "./pyramid.js";
 
 /** Progress of {@link importGeoTiff}: windows read (`"read"`), then pyramid chunks (`"pyramid"`). */
@@ -404,14 +404,18 @@ export async function importGeoTiff(
     const gdalCrs = pyramidOptions?.gdalCrs ?? options.gdalCrs ?? writer.format === 2;
     const datasetPath = pyramidOptions === undefined ? base : joinPath(base, levelZeroInPlace ? "0" : "_geotiff_source");
     const datasetWriter = pyramidOptions === undefined || levelZeroInPlace ? writer : v3Writer(options.registry);
-    // Zarr v3 group documents the scratch Dataset creates above itself; a v2 pyramid removes them.
-    const implicitGroups = datasetWriter.format === 3 && writer.format === 2 ? await missingV3Groups(store, base) : [];
+    // A v3 scratch Dataset for a v2 pyramid is written in a view of the store under its own
+    // prefix, where it is the root: its zarr.json documents stay inside it, never above the
+    // pyramid (createGroup/createArray refuse Zarr v2 below a Zarr v3 node).
+    const stagedApart = datasetWriter.format === 3 && writer.format === 2;
+    const datasetStore = stagedApart ? prefixedStore(store, `${datasetPath}/`) : store;
+    const datasetAt = stagedApart ? "" : datasetPath;
     const spatial = { dimensions: ["y", "x"] as const, transform: info.transform, shape: [info.height, info.width] as const, registration: info.registration };
-    await datasetWriter.createGroup(store, datasetPath, datasetAttributes({ crs, spatial, conventions: options.conventions }));
+    await datasetWriter.createGroup(datasetStore, datasetAt, datasetAttributes({ crs, spatial, conventions: options.conventions }));
     if (datasetWriter.format === 3) {
-      await writeCoordinates(store, datasetPath, { ...spatial, geographic: isGeographic(crs), registry: options.registry, signal });
+      await writeCoordinates(datasetStore, datasetAt, { ...spatial, geographic: isGeographic(crs), registry: options.registry, signal });
     } else {
-      await writeCoordinatesV2(datasetWriter, store, datasetPath, info);
+      await writeCoordinatesV2(datasetWriter, datasetStore, datasetAt, info);
     }
     const arrays: ZarrArray[] = [];
     for (let b = 0; b < info.bands; b++) {
@@ -431,7 +435,7 @@ export async function importGeoTiff(
         attributes,
       };
       if (options.codecs !== undefined) spec.codecs = options.codecs;
-      arrays.push(await datasetWriter.createArray(store, joinPath(datasetPath, names[b]), spec));
+      arrays.push(await datasetWriter.createArray(datasetStore, joinPath(datasetAt, names[b]), spec));
     }
     await copyPixels(image, arrays, info, chunk, file, options);
     const result: GeoTiffImportResult = {
@@ -449,13 +453,13 @@ export async function importGeoTiff(
     };
     if (nodata !== undefined) result.nodata = nodata;
     if (pyramidOptions !== undefined) {
-      result.pyramid = await buildPyramid(store, store, {
+      result.pyramid = await buildPyramid(datasetStore, store, {
         chunkShape: chunk,
         ...(options.codecs === undefined ? {} : { codecs: options.codecs }),
         ...pyramidOptions,
         gdalCrs,
         conventions: options.conventions,
-        sourcePath: datasetPath,
+        sourcePath: datasetAt,
         targetPath: base,
         sourceIsLevelZero: levelZeroInPlace,
         overwrite: true,
@@ -468,9 +472,6 @@ export async function importGeoTiff(
       });
       if (!levelZeroInPlace) {
         await deleteNode(store, datasetPath, { signal });
-        // The scratch Dataset made `path` (and maybe its parents) implicit v3 groups; a v2
-        // pyramid must not keep those documents.
-        for (const key of implicitGroups) await deleteKey(store, key);
       }
     }
     if ((options.consolidate ?? pyramidOptions !== undefined) && writer.consolidate !== undefined) await writer.consolidate(store, base);
@@ -488,20 +489,6 @@ function writesLevelZero(pyramid: GeoTiffPyramidOptions, chunk: [number, number]
   const c = pyramid.chunkShape;
   const sameChunks = c === undefined || (c[0] === chunk[0] && c[1] === chunk[1]);
   return sameChunks && pyramid.codecs === undefined && pyramid.shardShape === undefined && pyramid.variables === undefined && pyramid.levelName === undefined;
-}
-
-/** The `zarr.json` keys of `path` and its parents that do not exist yet. */
-async function missingV3Groups(store: Store, path: string): Promise<string[]> {
-  const out: string[] = [];
-  for (let p: string | undefined = path; p !== undefined; p = parentOf(p)) {
-    const key = p === "" ? "zarr.json" : `${p}/zarr.json`;
-    if ((await store.get(key)) === undefined) out.push(key);
-  }
-  return out;
-}
-
-async function deleteKey(store: Store, key: string): Promise<void> {
-  if (isWritable(store)) await store.delete(key);
 }
 
 /** Coordinates through a non-v3 writer (pixel centres, or nodes for node registration). */

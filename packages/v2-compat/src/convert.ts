@@ -22,6 +22,11 @@
  * Object arrays (`|O` with json2/msgpack2) holding only strings become `string` arrays
  * (metadata only: the codec reads strings as they are); others keep the @zarr `object`
  * data type, which other v3 readers do not know.
+ *
+ * Arrays below the converted group that cannot be read (a pickle object array, a structured
+ * type mixing byte orders, a codec the registry lacks) are skipped and reported in
+ * `skipped`, as zarr-python would still open them; with `strict` the conversion fails
+ * instead, before anything is written. In place, a skipped array stays as it was.
  */
 import {
   type ArrayMetadata,
@@ -53,11 +58,12 @@ import {
   resolveArray,
   set,
   slice,
+  type NodeEntry,
   V2KeyEncoding,
-  walk,
+  walkEntries,
   writeNodeMetadata,
   type ZarrArray,
-  type ZarrGroup,
+  ZarrGroup,
   type ZarrNode,
 } from "@zarr/core";
 import { draftDocumentKey, layoutOf } from "./draft-format.js";
@@ -84,6 +90,19 @@ export interface ConvertOptions {
   signal?: AbortSignal;
   /** Called after each chunk copied, moved or rewritten. */
   onProgress?: (progress: ConvertProgress) => void;
+  /**
+   * Fail (with the array's own error) on the first array below the node that cannot be read,
+   * instead of skipping it. Default false.
+   */
+  strict?: boolean;
+}
+
+/** An array left out of a conversion because it cannot be read. */
+export interface SkippedArray {
+  /** Path of the array in the source store. */
+  path: string;
+  /** Why: the error resolving it, as `[CODE] message`. */
+  reason: string;
 }
 
 /** Progress of a conversion, in chunks over the whole hierarchy. */
@@ -113,6 +132,8 @@ export interface ConvertResult {
   arrays: ConvertedArray[];
   /** Paths of the groups written. */
   groups: string[];
+  /** Arrays not converted because they cannot be read (see `ConvertOptions.strict`), in walk order. */
+  skipped: SkippedArray[];
 }
 
 interface ArrayPlan {
@@ -135,7 +156,7 @@ function v3KeyEncoding(metadata: ArrayMetadata): ChunkKeyEncoding {
 }
 
 /** Every stored chunk of `array` (by listing when the store can, else by probing each grid position). */
-async function storedChunks(array: ZarrArray, signal?: AbortSignal): Promise<{ coords: number[]; key: string }[]> {
+export async function storedChunks(array: ZarrArray, signal?: AbortSignal): Promise<{ coords: number[]; key: string }[]> {
   const out: { coords: number[]; key: string }[] = [];
   const prefix = array.chunkKey(array.shape.map(() => 0)).slice(0, -array.chunkKeyEncoding.encode(array.shape.map(() => 0)).length);
   const { store } = array;
@@ -291,7 +312,14 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
 
   // Everything is read and planned first: for a draft hierarchy in place, the entry point is replaced last.
   const nodes: ZarrNode[] = [node];
-  if (node.kind === "group") for await (const n of walk(node, { signal })) nodes.push(n);
+  const skipped: SkippedArray[] = [];
+  if (node.kind === "group") {
+    for await (const entry of walkEntries(node, { signal })) {
+      const n = await nodeOf(node, entry, options.strict ?? false);
+      if (n instanceof ZarrError) skipped.push({ path: entry.path, reason: `[${n.code}] ${n.message}` });
+      else nodes.push(n);
+    }
+  }
   const plans: ArrayPlan[] = [];
   for (const n of nodes) if (n.kind === "array") plans.push(await planArray(n, where(n.path), sameLocation, options));
   for (const plan of plans) {
@@ -383,7 +411,26 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
   const consolidate = options.consolidate ?? (root.kind === "group" && (root as ZarrGroup).consolidated !== undefined);
   if (consolidate && root.kind === "group") await consolidateMetadata(target, basePath, { registry, signal });
   const converted = await open(target, basePath, { registry, signal });
-  return { node: converted, arrays: results, groups };
+  return { node: converted, arrays: results, groups, skipped };
+}
+
+/**
+ * The node a walked entry describes, or, for an array that cannot be read (its codecs or
+ * data type cannot be resolved), the error saying why (thrown instead when `strict`).
+ */
+export async function nodeOf(root: ZarrGroup, entry: NodeEntry, strict: boolean): Promise<ZarrNode | ZarrError> {
+  const { store, registry } = root;
+  if (entry.kind === "group") {
+    const zarrFormat = entry.format?.zarrFormat ?? 3;
+    return new ZarrGroup(store, entry.path, entry.metadata as GroupMetadata, registry, entry.consolidated, entry.implicit, zarrFormat, entry.format);
+  }
+  try {
+    return await resolveArray(store, entry.path, entry.metadata as ArrayMetadata, { registry, format: entry.format });
+  } catch (error) {
+    const unreadable = error instanceof ZarrError && (error.code === "UNSUPPORTED" || error.code === "CODEC_UNKNOWN");
+    if (strict || !unreadable) throw error;
+    return error;
+  }
 }
 
 /** In place: deletes the v2 documents (or the draft's documents and moved chunks) once everything is written. */

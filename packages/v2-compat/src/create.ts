@@ -44,6 +44,12 @@ export interface CreateNodeV2Options {
   attributes?: Attributes;
   /** Replace a node already at the path (deleting everything below it). Default false: `NODE_EXISTS`. */
   overwrite?: boolean;
+  /**
+   * Create the node even below a Zarr v3 node (a `zarr.json` of an ancestor, the root's
+   * included, or an early-draft entry point). Default false: that is an `INVALID_ARGUMENT`
+   * error naming both, and nothing is written.
+   */
+  allowMixedFormats?: boolean;
   /** Where codecs and data types are looked up (default: @zarr/core's `defaultRegistry`). */
   registry?: Registry;
   signal?: AbortSignal;
@@ -113,12 +119,41 @@ function ancestors(path: string): string[] {
   return out;
 }
 
-/** Checks the ancestors (none may be an array) and the path itself; writes `.zgroup` for missing ancestors. */
-async function prepare(store: Store, path: string, options: CreateNodeV2Options, what: string): Promise<void> {
+/**
+ * The Zarr v3 node (or early-draft entry point) whose `zarr.json` is at `path`, or
+ * `undefined`. Any `zarr.json` counts: a document that is not v3 is still not ours to write
+ * `.zgroup` beside.
+ */
+async function v3NodeAt(store: Store, path: string, signal?: AbortSignal): Promise<{ kind: string; key: string } | undefined> {
+  const key = `${prefixOf(path)}zarr.json`;
+  const doc = await readJson(store, key, signal).catch(() => null);
+  if (doc === undefined) return undefined;
+  const nodeType = isJsonObject(doc) ? doc.node_type : undefined;
+  const kind = nodeType === "array" || nodeType === "group" ? nodeType : isJsonObject(doc) && typeof doc.zarr_format === "string" ? "early-draft entry point" : "node";
+  return { kind, key };
+}
+
+/**
+ * Checks the ancestors (none may be an array, nor a Zarr v3 node unless
+ * `allowMixedFormats`) and the path itself; writes `.zgroup` for missing ancestors.
+ */
+async function prepare(store: Store, path: string, options: CreateNodeV2Options, what: "array" | "group"): Promise<void> {
   const missing: string[] = [];
   for (const a of ancestors(path)) {
     const kind = await nodeKind(store, a, options.signal);
     if (kind === "array") throw new ZarrError("INVALID_ARGUMENT", `Cannot create ${what} "${path}": its ancestor "${a || "/"}" is an array`);
+    if (options.allowMixedFormats !== true) {
+      const v3 = await v3NodeAt(store, a, options.signal);
+      if (v3 !== undefined) {
+        throw new ZarrError(
+          "INVALID_ARGUMENT",
+          `Cannot create the Zarr v2 ${what} "${path || "/"}": its ancestor "${a || "/"}" is a Zarr v3 ${v3.kind} ("${v3.key}"), and one ` +
+            "hierarchy does not mix Zarr v2 and v3 (readers of either would not see the other's nodes). Create it as Zarr v3, in another " +
+            "store or prefix, or pass allowMixedFormats: true.",
+          { key: v3.key },
+        );
+      }
+    }
     if (kind === undefined) missing.push(a);
   }
   const existing = await nodeKind(store, path, options.signal);

@@ -29,7 +29,7 @@ import {
 } from "@zarr/spec";
 import type { FormatEntry, FormatGroup, FormatReadOptions, NodeEntry, NodeFormat, Registry } from "@zarr/core";
 import { join, readJson } from "./store-io.js";
-import { v2ArrayToV3, v2GroupToV3 } from "./v2-model.js";
+import { unreadableArrayError, v2ArrayMetadata, v2GroupToV3 } from "./v2-model.js";
 
 /** Where a draft hierarchy keeps its documents and chunks. */
 export interface DraftLayout {
@@ -125,6 +125,7 @@ export function draftNodeFormat(layout: DraftLayout): NodeFormat {
         return new DraftKeyEncoding(sep === "." ? "." : "/");
       },
       listChildren: (group, options) => listDraftChildren(group, layout, options.signal),
+      unreadable: unreadableArrayError,
     };
     formats.set(id, format);
   }
@@ -227,7 +228,7 @@ async function entryFor(
   if (array !== undefined) {
     if (!isJsonObject(array)) throw new MetadataError([], `expected a JSON object, got ${describeJson(array)}`, { key: arrayKey });
     const { zarray, attributes } = asZarray(array, arrayKey);
-    const { metadata } = await v2ArrayToV3(zarray, attributes, arrayKey, registry);
+    const metadata = await v2ArrayMetadata(zarray, attributes, arrayKey, registry);
     // Chunk keys are "c" + indices joined by the separator: in the v3 model that is the default encoding.
     const sep = zarray.dimension_separator as string;
     metadata.chunk_key_encoding = { name: "default", configuration: { separator: sep } };

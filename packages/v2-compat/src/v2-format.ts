@@ -46,7 +46,7 @@ import {
   ZMETADATA,
 } from "./metadata.js";
 import { join, prefixOf, readJson, writeJson } from "./store-io.js";
-import { v2ArrayToV3, v2GroupToV3 } from "./v2-model.js";
+import { unreadableArrayError, v2ArrayMetadata, v2GroupToV3 } from "./v2-model.js";
 
 /** Reads at most this many child documents at once when listing a group. */
 const LIST_CONCURRENCY = 16;
@@ -97,7 +97,7 @@ async function consolidatedModel(doc: ConsolidatedMetadataV2, key: string, regis
     const node = byNode.get(rel) as { zarray?: JsonObject; zgroup?: JsonObject; zattrs?: JsonObject };
     const docKey = `${key} (${rel}/${node.zarray !== undefined ? ZARRAY : ZGROUP})`;
     const attributes = parseAttributesV2(node.zattrs, { key: `${key} (${rel}/${ZATTRS})` });
-    if (node.zarray !== undefined) out.set(rel, (await v2ArrayToV3(node.zarray, attributes, docKey, registry)).metadata);
+    if (node.zarray !== undefined) out.set(rel, await v2ArrayMetadata(node.zarray, attributes, docKey, registry));
     else if (node.zgroup !== undefined) {
       parseGroupMetadataV2(node.zgroup, { key: docKey });
       out.set(rel, v2GroupToV3(attributes));
@@ -112,8 +112,7 @@ async function entryFromRaw(path: string, raw: RawNode, registry: Registry): Pro
   const base = { path, name: nameOf(path), implicit: false, format: v2NodeFormat };
   if (raw.zarray !== undefined) {
     const attributes = parseAttributesV2(raw.zattrs, { key: p + ZATTRS });
-    const { metadata } = await v2ArrayToV3(raw.zarray, attributes, p + ZARRAY, registry);
-    return { ...base, kind: "array", metadata };
+    return { ...base, kind: "array", metadata: await v2ArrayMetadata(raw.zarray, attributes, p + ZARRAY, registry) };
   }
   if (raw.zmetadata !== undefined) {
     const key = p + ZMETADATA;
@@ -282,4 +281,5 @@ export const v2NodeFormat: NodeFormat = {
   writeAttributes: writeV2Attributes,
   writeArrayMetadata: writeV2ArrayShape,
   consolidate: (group, options) => consolidateV2(group.store, group.path, group.registry, options.signal),
+  unreadable: unreadableArrayError,
 };

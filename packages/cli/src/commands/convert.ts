@@ -1,7 +1,7 @@
-/** `zarr convert SRC [DST] [--in-place] [--path P] [--variable-length-strings]`. */
+/** `zarr convert SRC [DST] [--in-place] [--path P] [--variable-length-strings] [--strict] [--zarr-format 3|3-draft]`. */
 import { normalizePath, open } from "@zarr/core";
-import { ZarrError } from "@zarr/spec";
-import { convert } from "@zarr/v2-compat";
+import { type Store, ZarrError } from "@zarr/spec";
+import { convert, writeDraft } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
 import { printable } from "../printable.js";
 import { terminalProgress } from "../progress.js";
@@ -15,17 +15,30 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     "in-place": { type: "boolean" },
     path: { type: "string" },
     "variable-length-strings": { type: "boolean" },
+    strict: { type: "boolean" },
+    "zarr-format": { type: "string" },
   });
   if (values.help) {
     await io.write(`${USAGE.convert}\n`);
     return;
   }
   const inPlace = values["in-place"] ?? false;
+  const format = values["zarr-format"] ?? "3";
+  if (format !== "3" && format !== "3-draft") throw new UsageError(`--zarr-format must be 3 or 3-draft, got ${JSON.stringify(format)}`, "convert");
+  const draft = format === "3-draft";
+  if (draft && (inPlace || values["variable-length-strings"])) {
+    throw new UsageError("--zarr-format 3-draft writes a new store: it takes no --in-place or --variable-length-strings", "convert");
+  }
   expectPositionals("convert", positionals, inPlace ? 1 : 2, inPlace ? 1 : 2);
   const path = normalizePath(values.path ?? "");
   const registry = cliRegistry();
   const source = await openStoreArg(positionals[0], { writable: inPlace, headers: values.header });
   const node = await open(source, path, { registry });
+  if (draft) {
+    if (positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same", "convert");
+    await writeDraftCommand(node, await openStoreArg(positionals[1], { writable: true, headers: values.header }), path, values.strict ?? false, io);
+    return;
+  }
   if (node.zarrFormat === 3 && node.format === undefined) {
     throw new ZarrError("INVALID_ARGUMENT", `"${positionals[0]}${path ? `/${path}` : ""}" is already Zarr v3`);
   }
@@ -43,17 +56,51 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
       ...(inPlace ? { inPlace: true } : { target, path }),
       registry,
       variableLengthStrings: values["variable-length-strings"] ?? false,
+      strict: values.strict ?? false,
       signal: controller.signal,
       onProgress: (p) => bar?.update(p.done, p.total, undefined, "converting"),
     });
     bar?.end();
+    const kept = inPlace ? "left as it is" : "not written";
+    for (const s of result.skipped) io.error(`zarr: warning: skipped /${printable(s.path)} (${kept}): ${printable(s.reason)}`);
     const counts = new Map<string, number>();
     for (const a of result.arrays) counts.set(a.chunks, (counts.get(a.chunks) ?? 0) + 1);
     const summary = [...counts].map(([mode, n]) => `${n} ${mode}`).join(", ");
+    const skipped = result.skipped.length === 0 ? "" : `; skipped ${result.skipped.length} unreadable array${result.skipped.length === 1 ? "" : "s"} (see the warnings; --strict fails instead)`;
     await io.write(
-      `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}\n`,
+      `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}${skipped}\n`,
     );
     for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${printable(a.path)}: ${printable(a.note)}\n`);
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+}
+
+/** `--zarr-format 3-draft`: the node (any format) written in the early v3 draft layout GDAL 3.6 reads. */
+async function writeDraftCommand(node: Awaited<ReturnType<typeof open>>, target: Store, path: string, strict: boolean, io: CliIO): Promise<void> {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  const bar = terminalProgress("chunks");
+  try {
+    // The draft's root is a group: an array at the root of SRC is written as /data.
+    const at = node.kind === "array" && path === "" ? "data" : path;
+    const result = await writeDraft(node, {
+      target,
+      path: at,
+      strict,
+      signal: controller.signal,
+      onProgress: (p) => bar?.update(p.done, p.total, undefined, "rewriting"),
+    });
+    bar?.end();
+    for (const s of result.skipped) io.error(`zarr: warning: skipped /${printable(s.path)} (not written): ${printable(s.reason)}`);
+    const skipped = result.skipped.length === 0 ? "" : `; skipped ${result.skipped.length} unreadable array${result.skipped.length === 1 ? "" : "s"} (see the warnings; --strict fails instead)`;
+    await io.write(
+      `Wrote ${result.arrays.length} arrays and ${result.groups.length} groups in the early Zarr v3 draft layout (GDAL 3.6, zarr-python 2.13)${skipped}\n`,
+    );
   } finally {
     process.off("SIGINT", onSignal);
   }

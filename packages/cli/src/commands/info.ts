@@ -33,6 +33,12 @@ function transformerText(t: JsonObject): string {
   return `  ${compactJson(definition)}${note}`;
 }
 
+/** The format a node is stored in, as text: `Zarr v3`, `Zarr v2`, or the early v3 draft. */
+export function formatText(d: JsonObject): string {
+  if (d.format === "zarr-v3-draft") return "early Zarr v3 draft, as GDAL 3.6 and zarr-python 2.13 write it";
+  return `Zarr v${d.zarr_format}`;
+}
+
 function arrayText(d: JsonObject): string[] {
   const grid = d.chunk_grid as JsonObject;
   const gridShape = shapeText(d.grid_shape as JsonValue[]);
@@ -43,7 +49,7 @@ function arrayText(d: JsonObject): string[] {
   const kenc = d.chunk_key_encoding as JsonObject;
   const lines = [
     `${label("path")}${d.path}`,
-    `${label("node")}array (Zarr v${d.zarr_format})`,
+    `${label("node")}array (${formatText(d)})`,
     `${label("shape")}${shapeText(d.shape as JsonValue[])}`,
     `${label("data type")}${dataTypeText(d.data_type as { name: string; configuration: JsonObject })}`,
     `${label("chunk grid")}${gridLine}`,
@@ -66,7 +72,7 @@ function groupText(d: JsonObject): string[] {
   const width = Math.max(0, ...children.map((c) => String(c.name).length));
   return [
     `${label("path")}${d.path}`,
-    `${label("node")}${d.implicit ? "implicit group (no zarr.json)" : `group (Zarr v${d.zarr_format})`}`,
+    `${label("node")}${d.implicit ? `implicit group (${d.format === "zarr-v3-draft" ? "early Zarr v3 draft, no document" : "no zarr.json"})` : `group (${formatText(d)})`}`,
     `${label("consolidated")}${d.consolidated ? "yes" : "no"}`,
     `${label("attributes")}${compactJson(d.attributes)}`,
     storedLine(d),

@@ -30,6 +30,8 @@ async function writeChildren(store: Store, node: ListedNode, indent: string, lin
 async function treeJson(store: Store, node: ListedNode): Promise<JsonObject> {
   const m = node.metadata;
   const out: JsonObject = { name: node.name, path: `/${node.path}`, node_type: node.kind, zarr_format: node.zarrFormat };
+  // Only for nodes not stored as Zarr v3 (zarr-v2, zarr-v3-draft), as in `zarr info --json`.
+  if (node.format !== undefined) out.format = node.format.name;
   if (m === undefined) out.implicit = true;
   if (m?.node_type === "array") {
     out.shape = m.shape;
@@ -56,7 +58,9 @@ export async function treeCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${stringifyJson(await treeJson(store, root), 2)}\n`);
     return;
   }
-  const lines = [nodeLabel(root, `/${path}`)];
+  // The draft reports itself as Zarr v3: say which layout this is, once, on the root line.
+  const draft = root.format?.name === "zarr-v3-draft" ? " (early Zarr v3 draft layout)" : "";
+  const lines = [nodeLabel(root, `/${path}`) + draft];
   await writeChildren(store, root, "", lines);
   await io.write(`${lines.map(printable).join("\n")}\n`);
 }
