@@ -12,11 +12,9 @@ import {
   type CodecCallContext,
   type CodecEntry,
   copyRegion,
+  cStrides,
   type DecodeTarget,
   type JsonObject,
-  cStrides,
-  describeJson,
-  MetadataError,
   shapeSize,
   workerModuleUrl,
   ZarrError,
@@ -46,27 +44,18 @@ export const bytesCodec: CodecEntry = {
   // Multi-byte types need a byte order: a writer fills in the little-endian default.
   withDefaults: (configuration, { multiByte }) =>
     multiByte && configuration.endian === undefined ? { ...configuration, endian: "little" } : configuration,
-  fromConfig(configuration, { spec, path }): ArrayToBytesCodec {
-    for (const k of Object.keys(configuration)) {
-      if (k !== "endian") throw new MetadataError([...path, "configuration", k], `unknown configuration field "${k}"`);
-    }
+  async fromConfig(configuration, { spec, path }): Promise<ArrayToBytesCodec> {
     const { dataType } = spec;
-    if (dataType.byteSize === undefined || dataType.fromBytes === undefined || dataType.toBytes === undefined) {
-      const hint = dataType.kind === "string" ? " (use vlen-utf8)" : dataType.kind === "bytes" ? " (use vlen-bytes)" : "";
-      throw new MetadataError(
-        path,
-        `the bytes codec needs a fixed-size data type, but "${dataType.name}" has variable-size elements${hint}`,
-      );
-    }
     const endian = configuration.endian;
-    if (endian !== undefined && endian !== "little" && endian !== "big") {
-      throw new MetadataError([...path, "configuration", "endian"], `expected "little" or "big", got ${describeJson(endian)}`);
-    }
-    if (endian === undefined && dataType.componentSize > 1) {
-      throw new MetadataError(
-        [...path, "configuration", "endian"],
-        `required for the multi-byte data type "${dataType.name}" ("little" or "big")`,
-      );
+    if (
+      Object.keys(configuration).some((k) => k !== "endian") ||
+      dataType.byteSize === undefined ||
+      dataType.fromBytes === undefined ||
+      dataType.toBytes === undefined ||
+      (endian === undefined ? dataType.componentSize > 1 : endian !== "little" && endian !== "big")
+    ) {
+      // The messages load only for a configuration that has a problem (bundle size).
+      throw (await import("./bytes-configuration.js")).configurationError(configuration, dataType, path);
     }
     const littleEndian = endian !== "big";
     const fromBytes = dataType.fromBytes.bind(dataType);
