@@ -125,9 +125,12 @@ const leaked = app.inputs.filter((i) => forbidden.some((f) => i.includes(f)));
 // zarrita.js (a root devDependency), measured the same way: open, get and its fetch store.
 const zarrita = await bundle("zarrita", importing("zarrita", "FetchStore, get, open"));
 
-const breakdown = Object.entries(core.initialInputs)
-  .sort((a, b) => b[1] - a[1])
-  .map(([file, bytes]) => ({ file: relative(root, file).replace(/^node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, ""), bytes }));
+/** The input files of what loads up front, largest first. */
+const breakdownOf = (inputs) =>
+  Object.entries(inputs)
+    .sort((a, b) => b[1] - a[1])
+    .map(([file, bytes]) => ({ file: relative(root, file).replace(/^node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, ""), bytes }));
+const breakdown = breakdownOf(core.initialInputs);
 
 const over = [];
 if (core.initial > LIMITS.core) over.push(`@zarr/core ${core.initial} > ${LIMITS.core}`);
@@ -136,7 +139,7 @@ if (app.initial > LIMITS.app) over.push(`core + http + gzip ${app.initial} > ${L
 const kb = (n) => `${(n / 1024).toFixed(1)} K`;
 if (process.argv.includes("--json")) {
   const pick = ({ initial, total, gzip, chunks }) => ({ initial, total, gzip, chunks });
-  console.log(JSON.stringify({ rows, core: { ...pick(core), breakdown }, app: { ...pick(app), leaked }, zarrita: pick(zarrita), budgets: BUDGETS, limits: LIMITS, over }, null, 2));
+  console.log(JSON.stringify({ rows, core: { ...pick(core), breakdown }, app: { ...pick(app), leaked, breakdown: breakdownOf(app.initialInputs) }, zarrita: pick(zarrita), budgets: BUDGETS, limits: LIMITS, over }, null, 2));
 } else {
   console.log("Browser bundle sizes (esbuild, minified ESM, code splitting; a bundle importing just these names).");
   console.log("Up front = the entry chunk and the chunks it imports statically; total = every chunk, lazy ones included.\n");

@@ -10,6 +10,7 @@ import {
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import { readFailed } from "./engine/store-source.js";
 import { metadataKey } from "./paths.js";
 
 /** Reads and parses the `zarr.json` of the node at `path`; `undefined` when there is none. */
@@ -23,7 +24,7 @@ export async function readNodeMetadata(
   try {
     bytes = await store.get(key, { signal });
   } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+    throw readFailed(error, key);
   }
   if (bytes === undefined) return undefined;
   return parseNodeMetadata(parseJsonBytes(bytes, key), { key });

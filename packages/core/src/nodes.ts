@@ -11,13 +11,13 @@ import {
   type CodecPipeline,
   type DataType,
   type GroupMetadata,
-  MetadataError,
   type NodeMetadata,
   type Scalar,
   type Store,
   ZarrError,
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
+import { withDocumentKey } from "./document-key.js";
 import { checkElementMemory, checkMaxChunkBytes } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
@@ -178,26 +178,16 @@ export class ZarrArray<out N extends string = string> {
 /** A node: an array or a group. */
 export type ZarrNode = ZarrArray | ZarrGroup;
 
-/** Re-throws a key-less MetadataError with the document's key. */
+/** Re-throws a key-less MetadataError with the document's key (also when `fn` is async and rejects). */
 export function withMetadataKey<T>(key: string, fn: () => T): T {
   try {
-    return fn();
+    const result = fn();
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      throw withDocumentKey(error, key);
+    }) as T;
   } catch (error) {
-    if (error instanceof MetadataError && error.key === undefined) {
-      throw new MetadataError(error.path, error.problem, { key, cause: error });
-    }
-    throw error;
-  }
-}
-
-async function withMetadataKeyAsync<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof MetadataError && error.key === undefined) {
-      throw new MetadataError(error.path, error.problem, { key, cause: error });
-    }
-    throw error;
+    throw withDocumentKey(error, key);
   }
 }
 
@@ -214,7 +204,7 @@ export async function resolveArray(
   const registry = options.registry ?? defaultRegistry;
   const { format } = options;
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
-  return withMetadataKeyAsync(key, async () => {
+  return withMetadataKey(key, async () => {
     for (const [i, t] of metadata.storage_transformers.entries()) {
       if (t.must_understand !== false) {
         throw new ZarrError(

@@ -3,7 +3,6 @@
  * and `exists`, and turning a listed entry into a node.
  */
 import {
-  asZarrError,
   MetadataError,
   type NodeMetadata,
   type Store,
@@ -11,6 +10,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { sameDataTypeName } from "./data-type-map.js";
+import { readFailed } from "./engine/store-source.js";
 import { readFormatEntry } from "./formats.js";
 import { hasKeysUnder, IMPLICIT_GROUP } from "./implicit-group.js";
 import { readNodeMetadata } from "./metadata-io.js";
@@ -200,7 +200,7 @@ export async function exists(store: Store, path = "", options: { signal?: AbortS
     const present = store.getSize ? (await store.getSize(key, options)) !== undefined : (await store.get(key, options)) !== undefined;
     if (present) return true;
   } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+    throw readFailed(error, key);
   }
   return hasKeysUnder(store, nodePrefix(p), options.signal);
 }

@@ -20,12 +20,12 @@ import {
   decodedSizeExceeded,
   type ExtensionObject,
   type JsonPath,
-  MetadataError,
   type ModuleExport,
   type NdArray,
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
+import { withDocumentKey } from "./document-key.js";
 import { giveScratch, takeScratch } from "./engine/scratch.js";
 import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 import type { Registry } from "./registry.js";
@@ -82,10 +82,7 @@ export async function buildPipeline(
     try {
       codec = await entry.fromConfig(def.configuration, context);
     } catch (error) {
-      if (error instanceof MetadataError && error.key === undefined && options.key !== undefined) {
-        throw new MetadataError(error.path, error.problem, { key: options.key, cause: error });
-      }
-      throw asZarrError(error, "METADATA_INVALID", `Invalid configuration of codec "${def.name}" at codecs[${i}]`, options.key);
+      throw asZarrError(withDocumentKey(error, options.key), "METADATA_INVALID", `Invalid configuration of codec "${def.name}" at codecs[${i}]`, options.key);
     }
     if (codec.kind !== stage) throw (await import("./pipeline-chain-errors.js")).wrongCodecKind(def.name, entry, codec.kind);
     if (codec.kind === "array_to_array") {
