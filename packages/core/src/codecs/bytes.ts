@@ -20,7 +20,13 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { MACHINE_LITTLE_ENDIAN } from "../data-types/byte-order.js";
-import { scatterRanges } from "./scatter-ranges.js";
+import type { scatterRanges as ScatterRanges } from "./scatter-ranges.js";
+
+/**
+ * The planner of scatter reads, loaded with the first chunk that can be read straight
+ * into its result (bundle size: arrays of compressed chunks never need it), then kept.
+ */
+let scatterRanges: typeof ScatterRanges | undefined;
 
 function expectedSize(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
@@ -82,8 +88,10 @@ export const bytesCodec: CodecEntry = {
       decodeInto,
       async decodePartialInto(source: ByteSource, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) {
         const itemBytes = chunkSpec.dataType.byteSize ?? 0;
+        const direct = bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data);
+        if (direct) scatterRanges ??= (await import("./scatter-ranges.js")).scatterRanges;
         const ranges =
-          bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data)
+          direct && scatterRanges !== undefined
             ? scatterRanges(chunkSpec.shape, target.src, target.out, target.dst, itemBytes)
             : undefined;
         if (ranges === undefined) {
