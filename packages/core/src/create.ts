@@ -14,7 +14,6 @@ import {
   type JsonObject,
   type JsonValue,
   jsonFromInput,
-  parseArrayMetadata,
   type Store,
   ZarrError,
 } from "@zarr/spec";
@@ -236,6 +235,7 @@ export async function createArray<N extends string = string>(
     attributes: options.attributes === undefined ? {} : jsonFromInput(options.attributes),
   };
   if (options.dimensionNames !== undefined) doc.dimension_names = [...options.dimensionNames];
+  const { parseArrayMetadata } = await import("./metadata-documents.js");
   const parsed = parseArrayMetadata(doc, { key });
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
   const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });
