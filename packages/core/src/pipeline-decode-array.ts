@@ -1,11 +1,11 @@
 /**
- * Decoding bytes into a whole chunk array and back through array→array codecs
- * (`transpose`), and turning negative-step selections into ascending ones. Loaded on first
- * use: chains without array→array codecs decode straight into the result, with ascending
- * steps, and never need it.
+ * Decoding a whole chunk (`Pipeline.decode`), bytes into a whole chunk array and back
+ * through array→array codecs (`transpose`), and turning negative-step selections into
+ * ascending ones. Loaded on first use: reads of chains without array→array codecs decode
+ * straight into the result, with ascending steps, and never need it.
  */
-import type { ChunkSpec, CodecCallContext, DecodeTarget, DimIndexer, NdArray } from "@zarr/spec";
-import { failed, type Stages } from "./pipeline-stages.js";
+import { type ChunkSpec, type CodecCallContext, type DecodeTarget, type DimIndexer, type NdArray, throwIfAborted } from "@zarr/spec";
+import { type DecodingStages, failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 
 /** The array→bytes codec's decoded chunk, run backwards through the array→array codecs (`specs` from `stageSpecs`). */
 export async function decodeArray(stages: Stages, bytes: Uint8Array, specs: ChunkSpec[], ctx: CodecCallContext): Promise<NdArray> {
@@ -24,6 +24,17 @@ export async function decodeArray(stages: Stages, bytes: Uint8Array, specs: Chun
     }
   }
   return array;
+}
+
+/** `bytes` (a stored chunk of `spec`) decoded whole: bytes→bytes codecs backwards, bounded, then `decodeArray`. */
+export async function decodeWhole(chain: DecodingStages, bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
+  const specs = stageSpecs(chain, spec);
+  const bounds = chain.decodeBounds(specs[specs.length - 1], ctx.key);
+  for (let i = chain.bytesToBytes.length - 1; i >= 0; i--) {
+    throwIfAborted(ctx.signal);
+    bytes = await chain.decodeStage(i, bytes, bounds[i], ctx);
+  }
+  return decodeArray(chain, bytes, specs, ctx);
 }
 
 /** `target` with its negative-step ranges turned into ascending ones (array→bytes codecs read ascending selections). */

@@ -1,8 +1,17 @@
 /**
- * Encoding a chunk through a codec chain. Loaded on the first write (`Pipeline.encode`):
- * an app that only reads never loads it.
+ * Encoding a chunk through a codec chain, whole or in part. Loaded on the first write
+ * (`Pipeline.encode`, `encodePartial`): an app that only reads never loads it.
  */
-import { type ChunkSpec, type CodecCallContext, type NdArray, throwIfAborted, toCContiguous } from "@zarr/spec";
+import {
+  type ArrayToBytesCodec,
+  type ByteSource,
+  type ChunkSpec,
+  type ChunkUpdate,
+  type CodecCallContext,
+  type NdArray,
+  throwIfAborted,
+  toCContiguous,
+} from "@zarr/spec";
 import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 
 /** `chunk` (of `spec`) → the stored bytes: array→array codecs, the array→bytes codec, then bytes→bytes codecs. */
@@ -34,4 +43,19 @@ export async function encodeChain(stages: Stages, chunk: NdArray, spec: ChunkSpe
     }
   }
   return bytes;
+}
+
+/** Writes part of a chunk through the array→bytes codec alone (a chain's `encodePartial`). */
+export async function encodePartOf(
+  codec: ArrayToBytesCodec,
+  source: ByteSource,
+  update: ChunkUpdate,
+  spec: ChunkSpec,
+  ctx: CodecCallContext,
+): Promise<Uint8Array | null> {
+  try {
+    return await (codec.encodePartial as NonNullable<ArrayToBytesCodec["encodePartial"]>).call(codec, source, update, spec, ctx);
+  } catch (error) {
+    throw failed(error, codec, "encode", ctx);
+  }
 }

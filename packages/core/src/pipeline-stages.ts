@@ -21,6 +21,14 @@ export interface Stages {
   readonly bytesToBytes: readonly BytesToBytesCodec[];
 }
 
+/** A chain with its bounded bytes→bytes decoding steps (the `Pipeline`), for the decoders loaded on first use. */
+export interface DecodingStages extends Stages {
+  /** The most bytes each bytes→bytes codec may decode to (see `Pipeline.decodeBounds`). */
+  decodeBounds(abSpec: ChunkSpec, key: string): number[];
+  /** Runs bytes→bytes codec `i` backwards within `bound`. */
+  decodeStage(i: number, bytes: Uint8Array, bound: number, ctx: CodecCallContext): Promise<Uint8Array>;
+}
+
 /** A codec's failure as the chunk's coded error (a ZarrError passes through). */
 export function failed(error: unknown, codec: Codec, op: string, ctx: CodecCallContext): ZarrError {
   if (error instanceof ZarrError) return error;

@@ -146,16 +146,10 @@ export class Pipeline implements CodecPipeline, Stages {
     this.workerModules = offload.modules;
     this.worthOffloading = offload.worth;
     this.partialReads = arrayToBytes.partialReads === true && arrayToArray.length === 0 && bytesToBytes.length === 0;
-    const partialWrite = arrayToBytes.encodePartial;
+    // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
-      partialWrite !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
-        ? async (source, update, spec, ctx) => {
-            try {
-              return await partialWrite.call(arrayToBytes, source, update, spec, ctx);
-            } catch (error) {
-              throw failed(error, arrayToBytes, "encode", ctx);
-            }
-          }
+      arrayToBytes.encodePartial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
+        ? async (source, update, spec, ctx) => (await import("./pipeline-encode.js")).encodePartOf(arrayToBytes, source, update, spec, ctx)
         : undefined;
   }
 
@@ -190,7 +184,7 @@ export class Pipeline implements CodecPipeline, Stages {
   }
 
   /** Runs bytes→bytes codec `i` of the chain backwards, bounded, checking the bound afterwards too. */
-  private async decodeStage(
+  async decodeStage(
     i: number,
     bytes: Uint8Array,
     bound: number,
@@ -210,15 +204,10 @@ export class Pipeline implements CodecPipeline, Stages {
     return out;
   }
 
+  /** A whole chunk, decoded (loaded on first use: reads decode into their result with `decodeInto`). */
   async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
-    const specs = stageSpecs(this, spec);
-    const bounds = this.decodeBounds(specs[specs.length - 1], ctx.key);
-    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
-      throwIfAborted(ctx.signal);
-      bytes = await this.decodeStage(i, bytes, bounds[i], ctx);
-    }
-    const { decodeArray } = await import("./pipeline-decode-array.js");
-    return decodeArray(this, bytes, specs, ctx);
+    const { decodeWhole } = await import("./pipeline-decode-array.js");
+    return decodeWhole(this, bytes, spec, ctx);
   }
 
   async decodeInto(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<void> {
