@@ -14,7 +14,6 @@ import {
   type JsonObject,
   type JsonValue,
   jsonFromInput,
-  parseArrayMetadata,
   type Store,
   ZarrError,
 } from "@zarr/spec";
@@ -255,6 +254,7 @@ export async function createArray<N extends string = string>(
     if (!Array.isArray(options.storageTransformers)) throw new ZarrError("INVALID_ARGUMENT", "storageTransformers must be an array");
     doc.storage_transformers = options.storageTransformers.map((t) => toExtension(t) as unknown as JsonObject);
   }
+  const { parseArrayMetadata } = await import("./metadata-documents.js");
   const parsed = parseArrayMetadata(doc, { key });
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
   const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });

@@ -3,7 +3,8 @@
  * when a path has no metadata, so opening ordinary nodes never loads it (exported by
  * `@zarr/core/extensions`).
  */
-import { asZarrError, type Store, ZarrError } from "@zarr/spec";
+import { type Store, ZarrError } from "@zarr/spec";
+import { readFailed } from "./engine/store-source.js";
 
 /**
  * Name of the marker a writer that puts metadata last (`zarr put`) keeps next to an
@@ -23,7 +24,7 @@ export async function isIncompleteWrite(store: Store, path: string, signal?: Abo
   try {
     return store.getSize ? (await store.getSize(key, { signal })) !== undefined : (await store.get(key, { signal })) !== undefined;
   } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+    throw readFailed(error, key);
   }
 }
 

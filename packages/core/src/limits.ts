@@ -4,20 +4,20 @@
  * allocated (a 49-byte `zarr.json` must not make a reader allocate gigabytes).
  */
 import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize, ZarrError } from "@zarr/spec";
-import type { StructField } from "./data-types/struct.js";
 
 /** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
-const SLOT_BYTES = 8;
-/** Rough size of a small plain object (a struct element) before its fields. */
-const OBJECT_BYTES = 32;
+export const SLOT_BYTES = 8;
 
 /**
- * The fields of a struct data type, or undefined for any other. By shape, not by class:
- * importing the struct module here would load it (a lazy entry) with every array.
+ * What a data type whose elements are JavaScript objects with sub-arrays (`struct`) says
+ * about their size in memory. Read by shape, not by class: importing the struct module
+ * here would load it (a lazy entry) with every array.
  */
-function structFields(dataType: DataType): readonly StructField[] | undefined {
-  const fields = (dataType as { fields?: unknown }).fields;
-  return dataType.kind === "struct" && Array.isArray(fields) ? (fields as StructField[]) : undefined;
+interface ElementMemory {
+  /** About how many bytes one element takes in memory. */
+  readonly elementMemoryBytes?: number;
+  /** What makes an element that large, for the error (` (its field "x" holds …)`). */
+  readonly elementMemoryDetail?: string;
 }
 
 /** Validates a `maxChunkBytes` option; undefined gives the default. */
@@ -35,17 +35,7 @@ export function checkMaxChunkBytes(value: number | undefined): number {
  * JavaScript arrays of one slot per element. Variable-size types count one slot.
  */
 export function elementMemoryBytes(dataType: DataType): number {
-  const fields = structFields(dataType);
-  if (fields !== undefined) {
-    let total = OBJECT_BYTES;
-    for (const f of fields) {
-      if (f.name === "") continue;
-      const item = Math.max(SLOT_BYTES, elementMemoryBytes(f.dataType));
-      total += f.shape.length === 0 ? item : OBJECT_BYTES + f.count * item;
-    }
-    return total;
-  }
-  return dataType.byteSize ?? SLOT_BYTES;
+  return (dataType as ElementMemory).elementMemoryBytes ?? dataType.byteSize ?? SLOT_BYTES;
 }
 
 /**
@@ -57,14 +47,7 @@ export function elementMemoryBytes(dataType: DataType): number {
 export function checkElementMemory(dataType: DataType, maxChunkBytes: number, key: string): void {
   const bytes = elementMemoryBytes(dataType);
   if (bytes <= maxChunkBytes) return;
-  let detail = "";
-  const fields = structFields(dataType);
-  if (fields !== undefined) {
-    const largest = [...fields].sort((a, b) => b.count - a.count)[0];
-    if (largest !== undefined && largest.count > 1) {
-      detail = ` (its field "${largest.name}" holds ${largest.count} elements, ${largest.byteSize} bytes stored)`;
-    }
-  }
+  const detail = (dataType as ElementMemory).elementMemoryDetail ?? "";
   throw new ZarrError(
     "UNSUPPORTED",
     `One element of the data type at $.data_type in "${key}" takes about ${bytes} bytes in memory${detail}, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,

@@ -4,13 +4,13 @@ import {
   isWritable,
   jsonToBytes,
   type NodeMetadata,
-  nodeMetadataToJson,
   parseJsonBytes,
-  parseNodeMetadata,
   type Store,
   ZarrError,
 } from "@zarr/spec";
+import { readFailed } from "./engine/store-source.js";
 import { metadataKey } from "./paths.js";
+import { parsePlainMetadata } from "./plain-metadata.js";
 
 /** Reads and parses the `zarr.json` of the node at `path`; `undefined` when there is none. */
 export async function readNodeMetadata(
@@ -23,10 +23,15 @@ export async function readNodeMetadata(
   try {
     bytes = await store.get(key, { signal });
   } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+    throw readFailed(error, key);
   }
   if (bytes === undefined) return undefined;
-  return parseNodeMetadata(parseJsonBytes(bytes, key), { key });
+  const doc = parseJsonBytes(bytes, key);
+  // Plain documents need no validator; others (and every invalid one) get the full one.
+  const plain = parsePlainMetadata(doc);
+  if (plain !== undefined) return plain;
+  const { parseNodeMetadata } = await import("./metadata-documents.js");
+  return parseNodeMetadata(doc, { key });
 }
 
 /** Writes the `zarr.json` of the node at `path`. */
@@ -38,6 +43,7 @@ export async function writeNodeMetadata(
 ): Promise<void> {
   const key = metadataKey(path);
   if (!isWritable(store)) throw new ZarrError("STORE_READ_ONLY", `Cannot write "${key}": the store is not writable`, { key });
+  const { nodeMetadataToJson } = await import("./metadata-documents.js");
   try {
     await store.set(key, jsonToBytes(nodeMetadataToJson(metadata)), { signal });
   } catch (error) {

@@ -11,12 +11,12 @@ import {
   type CodecPipeline,
   type DataType,
   type GroupMetadata,
-  MetadataError,
   type NodeMetadata,
   type Scalar,
   type Store,
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
+import { withDocumentKey } from "./document-key.js";
 import { checkElementMemory, checkMaxChunkBytes } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
@@ -198,26 +198,16 @@ export class ZarrArray<out N extends string = string> {
 /** A node: an array or a group. */
 export type ZarrNode = ZarrArray | ZarrGroup;
 
-/** Re-throws a key-less MetadataError with the document's key. */
+/** Re-throws a key-less MetadataError with the document's key (also when `fn` is async and rejects). */
 export function withMetadataKey<T>(key: string, fn: () => T): T {
   try {
-    return fn();
+    const result = fn();
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      throw withDocumentKey(error, key);
+    }) as T;
   } catch (error) {
-    if (error instanceof MetadataError && error.key === undefined) {
-      throw new MetadataError(error.path, error.problem, { key, cause: error });
-    }
-    throw error;
-  }
-}
-
-async function withMetadataKeyAsync<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof MetadataError && error.key === undefined) {
-      throw new MetadataError(error.path, error.problem, { key, cause: error });
-    }
-    throw error;
+    throw withDocumentKey(error, key);
   }
 }
 
@@ -236,7 +226,7 @@ export async function resolveArray(
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
   const refused = format?.unreadable?.(metadata, key);
   if (refused !== undefined) throw refused;
-  return withMetadataKeyAsync(key, async () => {
+  return withMetadataKey(key, async () => {
     let stack: { chunkStore: Store; ignored: string[] } | undefined;
     if (metadata.storage_transformers.length > 0) {
       // Loaded only for arrays that name transformers (bundle size).

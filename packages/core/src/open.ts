@@ -3,9 +3,6 @@
  * and `exists`, and turning a listed entry into a node.
  */
 import {
-  asZarrError,
-  type GroupMetadata,
-  isListable,
   MetadataError,
   type NodeMetadata,
   type Store,
@@ -13,7 +10,9 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { sameDataTypeName } from "./data-type-map.js";
+import { readFailed } from "./engine/store-source.js";
 import { readFormatEntry } from "./formats.js";
+import { hasKeysUnder, IMPLICIT_GROUP } from "./implicit-group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
@@ -58,11 +57,8 @@ async function nodeFromMetadata(
   return new ZarrGroup(store, path, metadata, registry, consolidated, false, format?.zarrFormat ?? 3, format);
 }
 
-export async function hasKeysUnder(store: Store, prefix: string, signal?: AbortSignal): Promise<boolean> {
-  if (!isListable(store)) return false;
-  for await (const _ of store.listPrefix(prefix, { signal })) return true;
-  return false;
-}
+// Re-exported for the modules that list nodes (listing.ts).
+export { hasKeysUnder, IMPLICIT_GROUP };
 
 /**
  * Opens the node at `path` (default: the root) of a store, or relative to a group. A
@@ -129,15 +125,8 @@ export async function openEntry(
   if (entry !== undefined) return entry;
   if (invalid !== undefined) throw invalid;
   // Only on the way to "not found" (loaded then: the common paths never need it).
-  const { isIncompleteWrite, incompleteWriteError } = await import("./incomplete-write.js");
-  if (await isIncompleteWrite(store, p, options.signal)) throw incompleteWriteError(p);
-  if (await hasKeysUnder(store, nodePrefix(p), options.signal)) {
-    return { path: p, name, kind: "group", metadata: IMPLICIT_GROUP, implicit: true };
-  }
-  const listable = isListable(store) ? "" : " (the store cannot list keys, so implicit groups cannot be detected)";
-  throw new ZarrError("NODE_NOT_FOUND", `No Zarr node at "${p || "/"}": "${metadataKey(p)}" does not exist${listable}`, {
-    key: metadataKey(p),
-  });
+  const { entryWithoutMetadata } = await import("./node-not-found.js");
+  return entryWithoutMetadata(store, p, options.signal);
 }
 
 /** Options of `openArray`. */
@@ -211,13 +200,10 @@ export async function exists(store: Store, path = "", options: { signal?: AbortS
     const present = store.getSize ? (await store.getSize(key, options)) !== undefined : (await store.get(key, options)) !== undefined;
     if (present) return true;
   } catch (error) {
-    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+    throw readFailed(error, key);
   }
   return hasKeysUnder(store, nodePrefix(p), options.signal);
 }
-
-/** The metadata of a group without a `zarr.json` (an implicit group). */
-export const IMPLICIT_GROUP: GroupMetadata = { zarr_format: 3, node_type: "group", attributes: {} };
 
 /** The node a listed (or opened) entry describes; arrays are resolved. */
 export function entryToNodeAt(store: Store, entry: NodeEntry, options: OpenOptions): Promise<ZarrNode> | ZarrNode {

@@ -17,25 +17,18 @@ import {
   copyRegion,
   DEFAULT_MAX_CHUNK_BYTES,
   type DecodeTarget,
-  type DimIndexer,
   decodedSizeExceeded,
   type ExtensionObject,
   type JsonPath,
-  MetadataError,
   type ModuleExport,
   type NdArray,
   throwIfAborted,
-  toCContiguous,
   ZarrError,
 } from "@zarr/spec";
+import { withDocumentKey } from "./document-key.js";
 import { giveScratch, takeScratch } from "./engine/scratch.js";
+import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 import type { Registry } from "./registry.js";
-
-const KIND_TEXT = {
-  array_to_array: "array→array",
-  array_to_bytes: "array→bytes",
-  bytes_to_bytes: "bytes→bytes",
-} as const;
 
 /**
  * Resolves `codecs` (as in metadata) through `registry` into a pipeline for chunks of
@@ -67,20 +60,10 @@ export async function buildPipeline(
     }
     offload.addEntry(entry);
     const stage = entry.codecKind;
-    if (stage === "array_to_array" && arrayToBytes !== undefined) {
-      throw new MetadataError(path, `array→array codec "${def.name}" must come before the array→bytes codec`, { key: options.key });
-    }
-    if (stage === "array_to_bytes" && arrayToBytes !== undefined) {
-      throw new MetadataError(
-        path,
-        `a second array→bytes codec "${def.name}" (the chain already has "${arrayToBytes.name}"; exactly one is allowed)`,
-        { key: options.key },
-      );
-    }
-    if (stage === "bytes_to_bytes" && arrayToBytes === undefined) {
-      throw new MetadataError(path, `bytes→bytes codec "${def.name}" must come after an array→bytes codec such as "bytes"`, {
-        key: options.key,
-      });
+    // Misplaced codecs are rare: their messages load only when one is found (bundle size).
+    if (arrayToBytes === undefined ? stage === "bytes_to_bytes" : stage !== "bytes_to_bytes") {
+      const { misplacedCodec } = await import("./pipeline-chain-errors.js");
+      throw misplacedCodec(path, def.name, stage, arrayToBytes?.name, options.key);
     }
     const context: CodecBuildContext = {
       spec: current,
@@ -99,26 +82,16 @@ export async function buildPipeline(
     try {
       codec = await entry.fromConfig(def.configuration, context);
     } catch (error) {
-      if (error instanceof MetadataError && error.key === undefined && options.key !== undefined) {
-        throw new MetadataError(error.path, error.problem, { key: options.key, cause: error });
-      }
-      throw asZarrError(error, "METADATA_INVALID", `Invalid configuration of codec "${def.name}" at codecs[${i}]`, options.key);
+      throw asZarrError(withDocumentKey(error, options.key), "METADATA_INVALID", `Invalid configuration of codec "${def.name}" at codecs[${i}]`, options.key);
     }
-    if (codec.kind !== stage) {
-      throw new ZarrError(
-        "METADATA_INVALID",
-        `Codec "${def.name}" is registered as ${KIND_TEXT[stage]} but built a ${KIND_TEXT[codec.kind]} codec`,
-      );
-    }
+    if (codec.kind !== stage) throw (await import("./pipeline-chain-errors.js")).wrongCodecKind(def.name, entry, codec.kind);
     if (codec.kind === "array_to_array") {
       arrayToArray.push(codec);
       current = codec.encodedSpec(current);
     } else if (codec.kind === "array_to_bytes") arrayToBytes = codec;
     else bytesToBytes.push(codec);
   }
-  if (arrayToBytes === undefined) {
-    throw new MetadataError(basePath, 'the codec chain has no array→bytes codec (such as "bytes")', { key: options.key });
-  }
+  if (arrayToBytes === undefined) throw (await import("./pipeline-chain-errors.js")).noArrayToBytes(basePath, options.key);
   return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload, maxChunkBytes);
 }
 
@@ -153,31 +126,8 @@ const INPUT_SPARE_BYTES = 1 << 20;
 /** Extra bytes a decompression scratch buffer gets, so decoders that learn the size only by decoding see that it fit. */
 const SCRATCH_SPARE = 64;
 
-/** Turns negative-step ranges into ascending ones (array→bytes codecs read ascending selections). */
-function ascending(target: DecodeTarget): DecodeTarget {
-  if (!target.src.some((s) => "step" in s && s.step < 0)) return target;
-  const src: DimIndexer[] = target.src.slice();
-  const dst: DimIndexer[] = target.dst.slice();
-  for (let d = 0; d < src.length; d++) {
-    const s = src[d];
-    const t = dst[d];
-    if ("step" in s && s.step < 0) {
-      src[d] = { start: s.start + (s.count - 1) * s.step, step: -s.step, count: s.count };
-      dst[d] = "step" in t
-        ? { start: t.start + (s.count - 1) * t.step, step: -t.step, count: s.count }
-        : { indices: Float64Array.from(t.indices).reverse() };
-    }
-  }
-  return { out: target.out, src, dst, outIsZero: target.outIsZero };
-}
-
-function failed(error: unknown, codec: Codec, op: string, ctx: CodecCallContext): ZarrError {
-  if (error instanceof ZarrError) return error;
-  return asZarrError(error, "CODEC_FAILED", `Codec "${codec.name}" failed to ${op} chunk "${ctx.key}"`, ctx.key);
-}
-
 /** A resolved codec chain (see {@link buildPipeline}). */
-export class Pipeline implements CodecPipeline {
+export class Pipeline implements CodecPipeline, Stages {
   readonly codecs: readonly Codec[];
   readonly encodePartial: CodecPipeline["encodePartial"];
   readonly workerModules: readonly ModuleExport[] | undefined;
@@ -185,9 +135,9 @@ export class Pipeline implements CodecPipeline {
   readonly partialReads: boolean;
 
   constructor(
-    private readonly arrayToArray: readonly ArrayToArrayCodec[],
-    private readonly arrayToBytes: ArrayToBytesCodec,
-    private readonly bytesToBytes: readonly BytesToBytesCodec[],
+    readonly arrayToArray: readonly ArrayToArrayCodec[],
+    readonly arrayToBytes: ArrayToBytesCodec,
+    readonly bytesToBytes: readonly BytesToBytesCodec[],
     offload: { modules: ModuleExport[] | undefined; worth: boolean } = { modules: undefined, worth: false },
     /** The bound of decoded sizes the chain cannot know from the chunk spec (see `decodeBounds`). */
     readonly maxChunkBytes: number = DEFAULT_MAX_CHUNK_BYTES,
@@ -196,54 +146,17 @@ export class Pipeline implements CodecPipeline {
     this.workerModules = offload.modules;
     this.worthOffloading = offload.worth;
     this.partialReads = arrayToBytes.partialReads === true && arrayToArray.length === 0 && bytesToBytes.length === 0;
-    const partialWrite = arrayToBytes.encodePartial;
+    // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
-      partialWrite !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
-        ? async (source, update, spec, ctx) => {
-            try {
-              return await partialWrite.call(arrayToBytes, source, update, spec, ctx);
-            } catch (error) {
-              throw failed(error, arrayToBytes, "encode", ctx);
-            }
-          }
+      arrayToBytes.encodePartial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
+        ? async (source, update, spec, ctx) => (await import("./pipeline-encode.js")).encodePartOf(arrayToBytes, source, update, spec, ctx)
         : undefined;
   }
 
-  /** The spec entering each array→array codec, and the one entering the array→bytes codec. */
-  private specs(spec: ChunkSpec): ChunkSpec[] {
-    const out = [spec];
-    for (const c of this.arrayToArray) out.push(c.encodedSpec(out[out.length - 1]));
-    return out;
-  }
-
+  /** Loaded on the first write: apps that only read never load the encoder. */
   async encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Promise<Uint8Array> {
-    const specs = this.specs(spec);
-    let array = chunk;
-    for (let i = 0; i < this.arrayToArray.length; i++) {
-      const c = this.arrayToArray[i];
-      try {
-        array = await c.encode(array, specs[i], ctx);
-      } catch (error) {
-        throw failed(error, c, "encode", ctx);
-      }
-    }
-    const abSpec = specs[specs.length - 1];
-    let bytes: Uint8Array;
-    try {
-      if (!this.arrayToBytes.acceptsStrided) array = toCContiguous(array, abSpec.dataType);
-      bytes = await this.arrayToBytes.encode(array, abSpec, ctx);
-    } catch (error) {
-      throw failed(error, this.arrayToBytes, "encode", ctx);
-    }
-    for (const c of this.bytesToBytes) {
-      throwIfAborted(ctx.signal);
-      try {
-        bytes = await c.encode(bytes, ctx);
-      } catch (error) {
-        throw failed(error, c, "encode", ctx);
-      }
-    }
-    return bytes;
+    const { encodeChain } = await import("./pipeline-encode.js");
+    return encodeChain(this, chunk, spec, ctx);
   }
 
   /**
@@ -271,7 +184,7 @@ export class Pipeline implements CodecPipeline {
   }
 
   /** Runs bytes→bytes codec `i` of the chain backwards, bounded, checking the bound afterwards too. */
-  private async decodeStage(
+  async decodeStage(
     i: number,
     bytes: Uint8Array,
     bound: number,
@@ -291,18 +204,14 @@ export class Pipeline implements CodecPipeline {
     return out;
   }
 
+  /** A whole chunk, decoded (loaded on first use: reads decode into their result with `decodeInto`). */
   async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
-    const specs = this.specs(spec);
-    const bounds = this.decodeBounds(specs[specs.length - 1], ctx.key);
-    for (let i = this.bytesToBytes.length - 1; i >= 0; i--) {
-      throwIfAborted(ctx.signal);
-      bytes = await this.decodeStage(i, bytes, bounds[i], ctx);
-    }
-    return this.decodeArray(bytes, specs, ctx);
+    const { decodeWhole } = await import("./pipeline-decode-array.js");
+    return decodeWhole(this, bytes, spec, ctx);
   }
 
   async decodeInto(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<void> {
-    const specs = this.specs(spec);
+    const specs = stageSpecs(this, spec);
     const abSpec = specs[specs.length - 1];
     const bounds = this.decodeBounds(abSpec, ctx.key);
     // The last bytes→bytes decoder (the compressor) writes into a reused buffer when it can
@@ -334,7 +243,8 @@ export class Pipeline implements CodecPipeline {
         }
         return;
       }
-      const chunk = await this.decodeArray(bytes, specs, ctx);
+      const { decodeArray } = await import("./pipeline-decode-array.js");
+      const chunk = await decodeArray(this, bytes, specs, ctx);
       copyRegion(chunk, target.src, target.out, target.dst, spec.dataType.width);
     } finally {
       if (scratch !== undefined) giveScratch(scratch);
@@ -347,7 +257,11 @@ export class Pipeline implements CodecPipeline {
     // nothing transforms the value as a whole before the array→bytes codec sees it.
     if (ab.decodePartialInto !== undefined && this.arrayToArray.length === 0 && this.bytesToBytes.length === 0) {
       try {
-        return await ab.decodePartialInto(source, spec, ascending(target), ctx);
+        // Negative steps are rare: the code that turns them around loads when one comes.
+        const sorted = target.src.some((s) => "step" in s && s.step < 0)
+          ? (await import("./pipeline-decode-array.js")).ascending(target)
+          : target;
+        return await ab.decodePartialInto(source, spec, sorted, ctx);
       } catch (error) {
         throw failed(error, ab, "decode", ctx);
       }
@@ -371,27 +285,8 @@ export class Pipeline implements CodecPipeline {
     }
   }
 
-  /** Bytes → the decoded chunk, for chains with array→array codecs. */
-  private async decodeArray(bytes: Uint8Array, specs: ChunkSpec[], ctx: CodecCallContext): Promise<NdArray> {
-    let array: NdArray;
-    try {
-      array = await this.arrayToBytes.decode(bytes, specs[specs.length - 1], ctx);
-    } catch (error) {
-      throw failed(error, this.arrayToBytes, "decode", ctx);
-    }
-    for (let i = this.arrayToArray.length - 1; i >= 0; i--) {
-      const c = this.arrayToArray[i];
-      try {
-        array = await c.decode(array, specs[i], ctx);
-      } catch (error) {
-        throw failed(error, c, "decode", ctx);
-      }
-    }
-    return array;
-  }
-
   computeEncodedSize(spec: ChunkSpec): number | undefined {
-    const specs = this.specs(spec);
+    const specs = stageSpecs(this, spec);
     let size = this.arrayToBytes.computeEncodedSize?.(specs[specs.length - 1]);
     for (const c of this.bytesToBytes) {
       if (size === undefined) return undefined;

@@ -7,12 +7,13 @@
  */
 import { copyRegion, cStrides, fillRegion, fullSelection, mapConcurrent, type NdArray, throwIfAborted } from "@zarr/spec";
 import type { ArrayOf } from "./data-type-map.js";
+import { takeChunkBuffer } from "./engine/chunk-buffer.js";
 import { createExecutor } from "./engine/executor.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, isZeroFill } from "./plan.js";
 import { blockSelection, blockShape, groupPointsByChunk, type PointChunk } from "./point-chunks.js";
 import { type BooleanMask, type CoordinateSelection, type ResolvedPoints, resolveCoordinates, resolveMask } from "./points.js";
-import { type ArrayData, checkedOut, type GetOptions } from "./read.js";
+import { type ArrayData, type GetOptions } from "./read.js";
 
 /**
  * Reads the elements at the points `coordinates` names: one integer index array per
@@ -68,7 +69,8 @@ async function readPoints<N extends string>(
   const { signal, onProgress } = options;
   const { dataType, fillValue } = array as ZarrArray;
   const width = dataType.width;
-  const given = options.out === undefined ? undefined : checkedOut(options.out, dataType, resolved.count);
+  // Loaded only when a caller gives `out` (as `get` does).
+  const given = options.out === undefined ? undefined : (await import("./read-out.js")).checkedOut(options.out, dataType, resolved.count);
   const data = given ?? dataType.allocate(resolved.count);
   // The result as a 1-D array of its points; its shape is only the caller's view of it.
   const flat: NdArray = { data, shape: [resolved.count], stride: [1] };
@@ -84,7 +86,7 @@ async function readPoints<N extends string>(
       const spec = array.chunkSpec(chunk.coords);
       const shape = blockShape(chunk);
       // The scratch block comes from the executor: on shared memory when workers may decode into it.
-      const buffer = executor.chunkBuffer({ ...spec, shape });
+      const buffer = takeChunkBuffer(array.dataType, { ...spec, shape }, array.config.maxChunkBytes, executor.wantsSharedResult);
       try {
         const block = buffer.chunk;
         const found = await executor.read({

@@ -27,6 +27,7 @@ import {
 } from "@zarr/spec";
 import { type ChunkLocker, chunkLocker } from "./chunk-lock.js";
 import { createExecutor, type Executor } from "./engine/executor.js";
+import { takeChunkBuffer } from "./engine/chunk-buffer.js";
 import { storeSource } from "./engine/store-source.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY } from "./plan.js";
@@ -223,7 +224,7 @@ async function writeChunkPoints(job: PointJob, key: string, spec: ChunkSpec, chu
   const n = shapeSize(spec.shape);
   const inArray = inArrayCount(array, chunk.coords, spec.shape);
   const covers = pointsCoverChunk(chunk, n, inArray);
-  const buffer = executor.chunkBuffer(spec);
+  const buffer = takeChunkBuffer(dataType, spec, array.config.maxChunkBytes, executor.wantsSharedResult);
   const target = buffer.chunk;
   try {
     let stored = false;

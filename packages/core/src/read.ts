@@ -13,14 +13,13 @@ import {
   shapeSize,
   throwIfAborted,
   type WorkerPool,
-  ZarrError,
 } from "@zarr/spec";
 import type { ChunkCache } from "./chunk-cache.js";
 import type { ArrayOf } from "./data-type-map.js";
-import { createExecutor, memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
+import { createExecutor } from "./engine/executor.js";
 import type { NamedSelection } from "./named-selection.js";
 import type { ZarrArray } from "./nodes.js";
-import { DEFAULT_CONCURRENCY, isZeroFill, plan, type Progress } from "./plan.js";
+import { DEFAULT_CONCURRENCY, isZeroFill, type Progress, plan } from "./plan.js";
 import type { Selection } from "./selection.js";
 
 /** Options of `get`. */
@@ -93,10 +92,12 @@ export async function get<N extends string>(
   // The untyped view: the engine works on any data type.
   const { dataType, fillValue } = array as ZarrArray;
   const size = shapeSize(p.internalShape);
-  const given = options.out === undefined ? undefined : checkedOut(options.out, dataType, size);
   const executor = createExecutor(array, options);
+  // A caller's buffer and a shared result are less common: their code loads when asked for (bundle size).
+  const special = options.out !== undefined || executor.wantsSharedResult ? await import("./read-out.js") : undefined;
+  const given = options.out === undefined ? undefined : special?.checkedOut(options.out, dataType, size);
   const out: NdArray = {
-    data: given ?? (executor.wantsSharedResult ? sharedAllocate(dataType, size) : dataType.allocate(size)),
+    data: given ?? (special !== undefined && executor.wantsSharedResult ? special.sharedAllocate(dataType, size) : dataType.allocate(size)),
     shape: p.internalShape,
     stride: cStrides(p.internalShape),
   };
@@ -131,30 +132,5 @@ export async function get<N extends string>(
 export async function positional(array: ZarrArray, selection: Selection | NamedSelection | null | undefined): Promise<Selection | null | undefined> {
   if (selection == null || Array.isArray(selection)) return selection as Selection | null | undefined;
   return (await import("./named-selection.js")).positionalSelection(array, selection);
-}
-
-/** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
-export function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {
-  const expected = dataType.allocate(0).constructor;
-  if (out === null || typeof out !== "object" || out.constructor !== expected) {
-    const got = out === null || typeof out !== "object" ? typeof out : out.constructor.name;
-    throw new ZarrError("INVALID_ARGUMENT", `options.out must be a ${expected.name} for data type ${dataType.name}, got ${got}`);
-  }
-  if (out.length !== elements * dataType.width) {
-    throw new ZarrError(
-      "INVALID_ARGUMENT",
-      `options.out has ${out.length} elements; the selection needs ${elements * dataType.width} (${elements} values)`,
-    );
-  }
-  return out;
-}
-
-/**
- * A typed array of the data type's storage class, on a SharedArrayBuffer (workers write
- * into it). Only asked for when the executor uses workers, i.e. for plain-memory types.
- */
-function sharedAllocate(dataType: DataType, elements: number): DataArray {
-  const Storage = memoryStorage(dataType) as TypedArrayConstructor;
-  return new Storage(new SharedArrayBuffer(elements * dataType.width * Storage.BYTES_PER_ELEMENT));
 }
 

@@ -10,7 +10,6 @@ import {
   type CodecEntry,
   type DataTypeEntry,
   type ExtensionEntry,
-  formatJsonPath,
   type JsonPath,
   type LazyEntry,
   type RegistryEntry,
@@ -67,15 +66,6 @@ export interface RegistryOptions {
    */
   providerOf?: (type: RegistryEntryType, name: string) => string | undefined;
 }
-
-const KIND_LABEL: Record<EntryType, string> = {
-  codec: "Codec",
-  data_type: "Data type",
-  chunk_grid: "Chunk grid",
-  chunk_key_encoding: "Chunk key encoding",
-  store: "Store for URL scheme",
-  storage_transformer: "Storage transformer",
-};
 
 /** Where a lookup came from, for error messages. */
 export interface LookupSite {
@@ -189,9 +179,13 @@ export class Registry {
   private async resolve<T extends EntryType>(type: T, name: string, site: LookupSite): Promise<EntryOf<T>> {
     let entry = this.byName.get(`${type}:${name}`) as RegistryEntry | undefined;
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
-    if (entry === undefined) throw unknownEntry(type, name, site, this.options.providerOf);
+    if (entry === undefined) {
+      // Loaded only for the error (bundle size): its hints are long.
+      const { unknownEntry } = await import("./registry-errors.js");
+      throw unknownEntry(type, name, site, this.options.providerOf);
+    }
     if (!("lazy" in entry)) return entry as EntryOf<T>;
-    return (await this.load(entry as LazyEntry, KIND_LABEL[type].toLowerCase(), name)) as EntryOf<T>;
+    return (await this.load(entry as LazyEntry, type === "store" ? "store for URL scheme" : type.replaceAll("_", " "), name)) as EntryOf<T>;
   }
 
   /** Loads a lazy entry once (a failed load is retried next time); `what` and `name` go into the error. */
@@ -218,36 +212,6 @@ export class Registry {
     }
     return pending;
   }
-}
-
-/** How to add a missing entry. */
-const ADD_IT = "add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all";
-
-function unknownEntry(
-  type: EntryType,
-  name: string,
-  site: LookupSite,
-  providerOf: RegistryOptions["providerOf"],
-): ZarrError {
-  const where = [
-    site.path !== undefined ? `at ${formatJsonPath(site.path)}` : undefined,
-    site.key !== undefined ? `in "${site.key}"` : undefined,
-  ]
-    .filter(Boolean)
-    .join(" ");
-  const provider = providerOf?.(type, name);
-  const hint =
-    provider !== undefined
-      ? ` It is provided by ${provider}: install it and ${ADD_IT}.`
-      : providerOf === undefined && (type === "codec" || type === "store")
-        ? // How to get a missing codec or store adapter when no provider table says which package has it.
-          ` Install the package that provides it and ${ADD_IT}, which registers every @zarr codec and store.`
-        : " No installed package provides it; a third-party package may (add its entry to the registry).";
-  return new ZarrError(
-    type === "codec" ? "CODEC_UNKNOWN" : "UNSUPPORTED",
-    `${KIND_LABEL[type]} "${name}"${where ? ` (${where})` : ""} is not registered.${hint}`,
-    { key: site.key, jsonPath: site.path ? formatJsonPath(site.path) : undefined },
-  );
 }
 
 /**

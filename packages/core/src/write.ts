@@ -28,7 +28,8 @@ import {
 } from "@zarr/spec";
 import { invalidateChunkCaches } from "./chunk-cache.js";
 import { type ChunkLocker, chunkLocker } from "./chunk-lock.js";
-import { type ChunkBuffer, createExecutor, type Executor } from "./engine/executor.js";
+import { type ChunkBuffer, takeChunkBuffer } from "./engine/chunk-buffer.js";
+import { createExecutor, type Executor } from "./engine/executor.js";
 import { storeSource } from "./engine/store-source.js";
 import type { ChunkProjection } from "./indexer.js";
 import type { NamedSelection } from "./named-selection.js";
@@ -291,7 +292,7 @@ async function writeChunk(job: WriteJob, key: string, spec: ChunkSpec, proj: Chu
     whole && view !== undefined && !executor.wantsSharedResult && proj.src.every(isIdentity)
       ? contiguousChunk(view, proj.dst, spec.shape, dataType.width)
       : undefined;
-  const buffer = direct === undefined ? executor.chunkBuffer(spec) : undefined;
+  const buffer = direct === undefined ? takeChunkBuffer(dataType, spec, array.config.maxChunkBytes, executor.wantsSharedResult) : undefined;
   const chunk = direct ?? (buffer as ChunkBuffer).chunk;
   try {
     let stored = false;

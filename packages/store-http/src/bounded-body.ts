@@ -7,20 +7,10 @@
  * is never transferred or inflated (the body stream is cancelled).
  */
 import { pipeBody } from "./body-into.js";
+import { BodyLimitExceeded } from "./body-limit.js";
 
-/**
- * Thrown when a body is longer than the read accepts. Internal: the store turns it into
- * `STORE_TOO_LARGE` naming the request (it is not retried).
- */
-export class BodyLimitExceeded extends Error {
-  override readonly name = "BodyLimitExceeded";
-  constructor(
-    readonly limit: number,
-    what: string,
-  ) {
-    super(`${what} is larger than the ${limit} bytes accepted`);
-  }
-}
+export { BodyLimitExceeded } from "./body-limit.js";
+
 
 /** Thrown by a sink to stop reading a body once it has what it needs (the body is cancelled). */
 class StopReading extends Error {}

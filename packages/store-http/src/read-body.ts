@@ -1,6 +1,6 @@
 /** Reading a response body completely, or not at all. */
 import { BODY_INTO, pipeBody } from "./body-into.js";
-import { BodyLimitExceeded } from "./bounded-body.js";
+import { BodyLimitExceeded } from "./body-limit.js";
 import { TransientError } from "./transient-error.js";
 
 // Above this, a body of announced length is collected in pieces and joined once it has

@@ -12,17 +12,21 @@ import {
   type CodecCallContext,
   type CodecEntry,
   copyRegion,
+  cStrides,
   type DecodeTarget,
   type JsonObject,
-  cStrides,
-  describeJson,
-  MetadataError,
   shapeSize,
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
 import { MACHINE_LITTLE_ENDIAN } from "../data-types/byte-order.js";
-import { scatterRanges } from "./scatter-ranges.js";
+import type { scatterRanges as ScatterRanges } from "./scatter-ranges.js";
+
+/**
+ * The planner of scatter reads, loaded with the first chunk that can be read straight
+ * into its result (bundle size: arrays of compressed chunks never need it), then kept.
+ */
+let scatterRanges: typeof ScatterRanges | undefined;
 
 function expectedSize(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
@@ -46,27 +50,18 @@ export const bytesCodec: CodecEntry = {
   // Multi-byte types need a byte order: a writer fills in the little-endian default.
   withDefaults: (configuration, { multiByte }) =>
     multiByte && configuration.endian === undefined ? { ...configuration, endian: "little" } : configuration,
-  fromConfig(configuration, { spec, path }): ArrayToBytesCodec {
-    for (const k of Object.keys(configuration)) {
-      if (k !== "endian") throw new MetadataError([...path, "configuration", k], `unknown configuration field "${k}"`);
-    }
+  async fromConfig(configuration, { spec, path }): Promise<ArrayToBytesCodec> {
     const { dataType } = spec;
-    if (dataType.byteSize === undefined || dataType.fromBytes === undefined || dataType.toBytes === undefined) {
-      const hint = dataType.kind === "string" ? " (use vlen-utf8)" : dataType.kind === "bytes" ? " (use vlen-bytes)" : "";
-      throw new MetadataError(
-        path,
-        `the bytes codec needs a fixed-size data type, but "${dataType.name}" has variable-size elements${hint}`,
-      );
-    }
     const endian = configuration.endian;
-    if (endian !== undefined && endian !== "little" && endian !== "big") {
-      throw new MetadataError([...path, "configuration", "endian"], `expected "little" or "big", got ${describeJson(endian)}`);
-    }
-    if (endian === undefined && dataType.componentSize > 1) {
-      throw new MetadataError(
-        [...path, "configuration", "endian"],
-        `required for the multi-byte data type "${dataType.name}" ("little" or "big")`,
-      );
+    if (
+      Object.keys(configuration).some((k) => k !== "endian") ||
+      dataType.byteSize === undefined ||
+      dataType.fromBytes === undefined ||
+      dataType.toBytes === undefined ||
+      (endian === undefined ? dataType.componentSize > 1 : endian !== "little" && endian !== "big")
+    ) {
+      // The messages load only for a configuration that has a problem (bundle size).
+      throw (await import("./bytes-configuration.js")).configurationError(configuration, dataType, path);
     }
     const littleEndian = endian !== "big";
     const fromBytes = dataType.fromBytes.bind(dataType);
@@ -93,8 +88,10 @@ export const bytesCodec: CodecEntry = {
       decodeInto,
       async decodePartialInto(source: ByteSource, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) {
         const itemBytes = chunkSpec.dataType.byteSize ?? 0;
+        const direct = bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data);
+        if (direct) scatterRanges ??= (await import("./scatter-ranges.js")).scatterRanges;
         const ranges =
-          bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data)
+          direct && scatterRanges !== undefined
             ? scatterRanges(chunkSpec.shape, target.src, target.out, target.dst, itemBytes)
             : undefined;
         if (ranges === undefined) {

@@ -37,6 +37,7 @@ import {
 } from "@zarr/spec";
 import { decodeBase64 } from "./base64.js";
 import { checkByteLength } from "./byte-order.js";
+import { elementMemoryBytes, SLOT_BYTES } from "../limits.js";
 import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";
 import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";
@@ -60,6 +61,9 @@ export interface StructField {
 
 const MAX_DEPTH = 32;
 
+/** Rough size of a small plain object (a struct element) before its fields. */
+const OBJECT_BYTES = 32;
+
 /** The `struct` data type. */
 export class StructDataType implements DataType<StructValue, StructValue[]> {
   readonly kind = "struct";
@@ -67,6 +71,11 @@ export class StructDataType implements DataType<StructValue, StructValue[]> {
   readonly byteSize: number;
   readonly componentSize: number;
   readonly configuration: { readonly fields: JsonValue[] };
+  /**
+   * About how many bytes one element takes in memory once decoded (`limits.ts` checks it
+   * against `maxChunkBytes`): sub-array fields become JavaScript arrays of one slot per element.
+   */
+  readonly elementMemoryBytes: number;
   /** The all-zero element, built on first use (see `zero`). */
   private zeroValue: StructValue | undefined;
 
@@ -84,6 +93,21 @@ export class StructDataType implements DataType<StructValue, StructValue[]> {
     this.byteSize = size;
     this.componentSize = component;
     this.configuration = { fields: fieldsJson };
+    let memory = OBJECT_BYTES;
+    for (const f of fields) {
+      if (f.name === "") continue;
+      const item = Math.max(SLOT_BYTES, elementMemoryBytes(f.dataType));
+      memory += f.shape.length === 0 ? item : OBJECT_BYTES + f.count * item;
+    }
+    this.elementMemoryBytes = memory;
+  }
+
+  /** What makes an element large, for the error of `limits.ts`: its largest sub-array field. */
+  get elementMemoryDetail(): string {
+    const largest = [...this.fields].sort((a, b) => b.count - a.count)[0];
+    return largest !== undefined && largest.count > 1
+      ? ` (its field "${largest.name}" holds ${largest.count} elements, ${largest.byteSize} bytes stored)`
+      : "";
   }
 
   /**

@@ -5,41 +5,14 @@
  * chunk and decoding it into the caller's result, is the same code in both places
  * (`readChunk`, and `worker-task.ts` around it).
  */
-import {
-  type ChunkSpec,
-  type CodecCallContext,
-  cStrides,
-  type DataType,
-  type DecodeTarget,
-  type NdArray,
-  type Store,
-  shapeSize,
-  type TypedArray,
-  type WorkerPool,
-  type WorkerStoreRecipe,
-} from "@zarr/spec";
+import type { CodecCallContext, DataType, TypedArray, WorkerPool } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
 import { checkChunkMemory } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
-import { readThroughCache } from "./cached-read.js";
-import { giveScratch, takeScratch } from "./scratch.js";
+import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
-// By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
-import { ENGINE_TASK_MODULE } from "./task-name.js";
-import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
 
-/** Chunks that decode to fewer bytes than this stay on the calling thread: the trip would cost more. */
-export const WORKER_MIN_BYTES = 64 * 1024;
-
-
-/** One chunk to read: its key, its representation, and where its selected elements go. */
-export interface ChunkReadTask {
-  key: string;
-  spec: ChunkSpec;
-  target: DecodeTarget;
-  /** The selection takes every element of the chunk. */
-  covers: boolean;
-}
+export type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 
 /** What the executor of one operation may use. */
 export interface ExecutorOptions {
@@ -50,19 +23,12 @@ export interface ExecutorOptions {
   signal?: AbortSignal;
 }
 
-/** One chunk to encode: its key, its representation, and its elements (C order). */
-export interface ChunkEncodeTask {
-  key: string;
-  spec: ChunkSpec;
-  chunk: NdArray;
-}
-
 /** Runs the chunk tasks of one operation on one array. */
 export interface Executor {
   /**
    * True when tasks may run in workers, which can read and write only memory they share
    * with the calling thread: results and chunk buffers should then live on a
-   * `SharedArrayBuffer` (see {@link Executor.chunkBuffer}).
+   * `SharedArrayBuffer` (see `takeChunkBuffer`).
    */
   readonly wantsSharedResult: boolean;
   /** Reads one chunk into its target; false when the chunk is not stored (the caller fills). */
@@ -73,18 +39,6 @@ export interface Executor {
    * written.
    */
   encode(task: ChunkEncodeTask): Promise<Uint8Array>;
-  /**
-   * A reused buffer for the elements of one chunk of `spec`'s shape, in C order, with
-   * undefined contents; on shared memory when workers may encode it. Give it back with
-   * `release` once nothing reads it any more (its encoded bytes are written).
-   */
-  chunkBuffer(spec: ChunkSpec): ChunkBuffer;
-}
-
-/** A chunk-sized array from {@link Executor.chunkBuffer}. */
-export interface ChunkBuffer {
-  chunk: NdArray;
-  release(): void;
 }
 
 /** The executor for one `get` or `set` of `array`. */
@@ -102,55 +56,29 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   };
   const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
     codecs.encode(task.chunk, task.spec, { key: task.key, signal });
-  const chunkBuffer = (spec: ChunkSpec) => {
-    checkChunkMemory(spec, "(chunk buffer)", maxChunkBytes);
-    return takeChunkBuffer(array.dataType, spec.shape, pool !== undefined);
-  };
   const local = async (task: ChunkReadTask): Promise<boolean> => {
     // Before anything is read or allocated for it (the decoders bound themselves by the same sizes).
     checkRead(task);
     const ctx: CodecCallContext = { key: task.key, signal };
-    if (cache !== undefined) return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, ctx);
+    if (cache !== undefined) {
+      // Loaded with the first cached read: apps without a chunk cache never load it.
+      const { readThroughCache } = await import("./cached-read.js");
+      return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, ctx);
+    }
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
-  if (pool === undefined) return { wantsSharedResult: false, read: local, encode: encodeLocal, chunkBuffer };
-  const workerArray = describeArray(array);
-  const recipe = store.workerStore?.();
-  const itemBytes = array.dataType.byteSize ?? 0;
-  // Workers see only shared memory, and small chunks are not worth the trip.
-  const worthSending = (data: unknown, spec: ChunkSpec): boolean =>
-    ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer && shapeSize(spec.shape) * itemBytes >= WORKER_MIN_BYTES;
+  if (pool === undefined) return { wantsSharedResult: false, read: local, encode: encodeLocal };
+  // The pool's half loads with the first task (apps that never pass `workers` never load it).
+  let runners: Promise<Pick<Executor, "read" | "encode">> | undefined;
+  const pooled = () => {
+    runners ??= import("./pool-executor.js").then((m) => m.poolRunners(array, pool, signal, local, encodeLocal, checkRead));
+    return runners;
+  };
   return {
     wantsSharedResult: true,
-    async read(task) {
-      if (!worthSending(task.target.out.data, task.spec)) return local(task);
-      checkRead(task);
-      // Without a store of their own, workers get the bytes from here; a shard is then read
-      // whole, which pays only when the selection needs all of it.
-      if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
-      return readInWorker(pool, workerArray, store, recipe, task, signal);
-    },
-    encode(task) {
-      if (!worthSending(task.chunk.data, task.spec)) return encodeLocal(task);
-      const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: task.chunk.data as TypedArray };
-      return pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call]);
-    },
-    chunkBuffer,
+    read: async (task) => (await pooled()).read(task),
+    encode: async (task) => (await pooled()).encode(task),
   };
-}
-
-/**
- * A chunk-sized array of `dataType`'s storage over a reused buffer. Data types whose
- * elements are not plain memory (strings, objects) get a fresh array.
- */
-function takeChunkBuffer(dataType: DataType, shape: number[], onShared: boolean): ChunkBuffer {
-  const n = shapeSize(shape);
-  const stride = cStrides(shape);
-  const Storage = memoryStorage(dataType);
-  if (Storage === undefined) return { chunk: { data: dataType.allocate(n), shape, stride }, release() {} };
-  const bytes = takeScratch(n * dataType.width * Storage.BYTES_PER_ELEMENT, onShared);
-  const data = new Storage(bytes.buffer, 0, n * dataType.width);
-  return { chunk: { data, shape, stride }, release: () => giveScratch(bytes) };
 }
 
 /** A typed-array class, as `memoryStorage` gives it. */
@@ -176,50 +104,4 @@ function offloadPool(array: ZarrArray, workers: WorkerPool | undefined): WorkerP
   // Workers write into a shared typed array: only data types whose elements are memory.
   if (dataType.bytesAreMemory !== true || dataType.byteSize === undefined) return undefined;
   return workers;
-}
-
-/** What a worker needs to build the same codec chain. */
-function describeArray(array: ZarrArray): WorkerArray {
-  const { metadata, dataType, fillValue, codecs } = array;
-  return {
-    codecs: metadata.codecs,
-    modules: [...(codecs.workerModules ?? [])],
-    dataType: dataType.toJSON(),
-    fillValue: dataType.fillValueToJson(fillValue),
-    buildShape: array.chunkGrid.chunkShape(array.shape.map(() => 0)),
-    maxChunkBytes: array.config.maxChunkBytes,
-  };
-}
-
-async function readInWorker(
-  pool: WorkerPool,
-  array: WorkerArray,
-  store: Store,
-  recipe: WorkerStoreRecipe | undefined,
-  task: ChunkReadTask,
-  signal: AbortSignal | undefined,
-): Promise<boolean> {
-  let source: WorkerChunkRead["source"];
-  const transfer: ArrayBuffer[] = [];
-  if (recipe !== undefined) source = { store: recipe };
-  else {
-    const bytes = await storeSource(store, task.key, signal).get(undefined, signal);
-    if (bytes === undefined) return false;
-    // The worker gets a private copy: the store may hold on to the bytes it returned.
-    const copy = bytes.slice();
-    source = { bytes: copy };
-    transfer.push(copy.buffer);
-  }
-  const { out, src, dst, outIsZero } = task.target;
-  const call: WorkerChunkRead = {
-    array,
-    source,
-    key: task.key,
-    shape: task.spec.shape,
-    out: { data: out.data as TypedArray, stride: out.stride, offset: out.offset ?? 0 },
-    src: src as WorkerChunkRead["src"],
-    dst: dst as WorkerChunkRead["dst"],
-    outIsZero: outIsZero === true,
-  };
-  return pool.run<boolean>(ENGINE_TASK_MODULE, "readChunk", [call], transfer);
 }

@@ -5,7 +5,8 @@
  */
 import { asZarrError, type ByteSource, type ReadIntoRange, type Store, supportsRanges } from "@zarr/spec";
 
-function failed(error: unknown, key: string): Error {
+/** A store's failure to read `key` as `STORE_FAILED` naming the key (a ZarrError passes through). */
+export function readFailed(error: unknown, key: string): Error {
   return asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
 }
 
@@ -24,7 +25,7 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
         if ("suffixLength" in range) return whole.subarray(Math.max(0, whole.length - range.suffixLength));
         return whole.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
       } catch (error) {
-        throw failed(error, key);
+        throw readFailed(error, key);
       }
     },
   };
@@ -34,7 +35,7 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
       try {
         return await readInto.call(store, key, ranges, { signal: rangeSignal ?? signal });
       } catch (error) {
-        throw failed(error, key);
+        throw readFailed(error, key);
       }
     };
   }
@@ -43,7 +44,7 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
       try {
         return await getInto.call(store, key, spare, { signal: rangeSignal ?? signal });
       } catch (error) {
-        throw failed(error, key);
+        throw readFailed(error, key);
       }
     };
   }
@@ -52,7 +53,7 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
       try {
         return await getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion });
       } catch (error) {
-        throw failed(error, key); // keeps STORE_CHANGED: it is a ZarrError already
+        throw readFailed(error, key); // keeps STORE_CHANGED: it is a ZarrError already
       }
     };
   }

@@ -1,0 +1,110 @@
+/**
+ * The worker-pool half of the executor: which chunk tasks go to the pool, and the calls
+ * that send them. Loaded on the first task of an operation given a pool (`createExecutor`),
+ * so apps that never use workers do not load it.
+ */
+import {
+  type ChunkSpec,
+  type Store,
+  shapeSize,
+  type TypedArray,
+  type WorkerPool,
+  type WorkerStoreRecipe,
+} from "@zarr/spec";
+import type { ZarrArray } from "../nodes.js";
+import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
+import { storeSource } from "./store-source.js";
+// By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
+import { ENGINE_TASK_MODULE } from "./task-name.js";
+import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
+
+/** Chunks that decode to fewer bytes than this stay on the calling thread: the trip would cost more. */
+export const WORKER_MIN_BYTES = 64 * 1024;
+
+/** The task runners of an executor with a pool; `local` and `encodeLocal` run a task on this thread. */
+export interface PoolRunners {
+  read(task: ChunkReadTask): Promise<boolean>;
+  encode(task: ChunkEncodeTask): Promise<Uint8Array>;
+}
+
+/**
+ * Runners that send large enough chunks of `array` to `pool` and run the others with
+ * `local`/`encodeLocal`. `checkRead` bounds a chunk before it is read.
+ */
+export function poolRunners(
+  array: ZarrArray,
+  pool: WorkerPool,
+  signal: AbortSignal | undefined,
+  local: (task: ChunkReadTask) => Promise<boolean>,
+  encodeLocal: (task: ChunkEncodeTask) => Promise<Uint8Array>,
+  checkRead: (task: ChunkReadTask) => void,
+): PoolRunners {
+  const { store, codecs } = array;
+  const workerArray = describeArray(array);
+  const recipe = store.workerStore?.();
+  const itemBytes = array.dataType.byteSize ?? 0;
+  // Workers see only shared memory, and small chunks are not worth the trip.
+  const worthSending = (data: unknown, spec: ChunkSpec): boolean =>
+    ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer && shapeSize(spec.shape) * itemBytes >= WORKER_MIN_BYTES;
+  return {
+    read(task) {
+      if (!worthSending(task.target.out.data, task.spec)) return local(task);
+      checkRead(task);
+      // Without a store of their own, workers get the bytes from here; a shard is then read
+      // whole, which pays only when the selection needs all of it.
+      if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
+      return readInWorker(pool, workerArray, store, recipe, task, signal);
+    },
+    encode(task) {
+      if (!worthSending(task.chunk.data, task.spec)) return encodeLocal(task);
+      const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: task.chunk.data as TypedArray };
+      return pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call]);
+    },
+  };
+}
+
+/** What a worker needs to build the same codec chain. */
+function describeArray(array: ZarrArray): WorkerArray {
+  const { metadata, dataType, fillValue, codecs } = array;
+  return {
+    codecs: metadata.codecs,
+    modules: [...(codecs.workerModules ?? [])],
+    dataType: dataType.toJSON(),
+    fillValue: dataType.fillValueToJson(fillValue),
+    buildShape: array.chunkGrid.chunkShape(array.shape.map(() => 0)),
+    maxChunkBytes: array.config.maxChunkBytes,
+  };
+}
+
+async function readInWorker(
+  pool: WorkerPool,
+  array: WorkerArray,
+  store: Store,
+  recipe: WorkerStoreRecipe | undefined,
+  task: ChunkReadTask,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  let source: WorkerChunkRead["source"];
+  const transfer: ArrayBuffer[] = [];
+  if (recipe !== undefined) source = { store: recipe };
+  else {
+    const bytes = await storeSource(store, task.key, signal).get(undefined, signal);
+    if (bytes === undefined) return false;
+    // The worker gets a private copy: the store may hold on to the bytes it returned.
+    const copy = bytes.slice();
+    source = { bytes: copy };
+    transfer.push(copy.buffer);
+  }
+  const { out, src, dst, outIsZero } = task.target;
+  const call: WorkerChunkRead = {
+    array,
+    source,
+    key: task.key,
+    shape: task.spec.shape,
+    out: { data: out.data as TypedArray, stride: out.stride, offset: out.offset ?? 0 },
+    src: src as WorkerChunkRead["src"],
+    dst: dst as WorkerChunkRead["dst"],
+    outIsZero: outIsZero === true,
+  };
+  return pool.run<boolean>(ENGINE_TASK_MODULE, "readChunk", [call], transfer);
+}

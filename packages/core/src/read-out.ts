@@ -1,0 +1,32 @@
+/**
+ * The result buffers of `get` besides a fresh array: a caller's `options.out`, checked,
+ * and a result on shared memory for worker pools. Loaded only when one is needed.
+ */
+import { type DataArray, type DataType, ZarrError } from "@zarr/spec";
+import { memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
+
+/** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
+export function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {
+  const expected = dataType.allocate(0).constructor;
+  if (out === null || typeof out !== "object" || out.constructor !== expected) {
+    const got = out === null || typeof out !== "object" ? typeof out : out.constructor.name;
+    throw new ZarrError("INVALID_ARGUMENT", `options.out must be a ${expected.name} for data type ${dataType.name}, got ${got}`);
+  }
+  if (out.length !== elements * dataType.width) {
+    throw new ZarrError(
+      "INVALID_ARGUMENT",
+      `options.out has ${out.length} elements; the selection needs ${elements * dataType.width} (${elements} values)`,
+    );
+  }
+  return out;
+}
+
+/**
+ * A typed array of the data type's storage class, on a SharedArrayBuffer (workers write
+ * into it). Only asked for when the executor uses workers, i.e. for plain-memory types.
+ */
+export function sharedAllocate(dataType: DataType, elements: number): DataArray {
+  const Storage = memoryStorage(dataType) as TypedArrayConstructor;
+  return new Storage(new SharedArrayBuffer(elements * dataType.width * Storage.BYTES_PER_ELEMENT));
+}
+

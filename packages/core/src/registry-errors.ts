@@ -1,0 +1,48 @@
+/**
+ * The error for a name the registry does not have, with a hint saying which package
+ * provides it. Loaded only when a lookup fails.
+ */
+import { type ExtensionEntry, formatJsonPath, type JsonPath, ZarrError } from "@zarr/spec";
+
+type EntryType = ExtensionEntry["type"];
+
+const KIND_LABEL: Record<EntryType, string> = {
+  codec: "Codec",
+  data_type: "Data type",
+  chunk_grid: "Chunk grid",
+  chunk_key_encoding: "Chunk key encoding",
+  store: "Store for URL scheme",
+  storage_transformer: "Storage transformer",
+};
+
+/** How to add a missing entry. */
+const ADD_IT = "add its entry to the registry (createRegistry([...]) or defaultRegistry.add(...)), or use @zarr/all";
+
+/** `CODEC_UNKNOWN` for a codec, `UNSUPPORTED` for other entries: names the entry, where it was asked for, and how to get it. */
+export function unknownEntry(
+  type: EntryType,
+  name: string,
+  site: { key?: string; path?: JsonPath },
+  providerOf: ((type: EntryType, name: string) => string | undefined) | undefined,
+): ZarrError {
+  const where = [
+    site.path !== undefined ? `at ${formatJsonPath(site.path)}` : undefined,
+    site.key !== undefined ? `in "${site.key}"` : undefined,
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const provider = providerOf?.(type, name);
+  const hint =
+    provider !== undefined
+      ? ` It is provided by ${provider}: install it and ${ADD_IT}.`
+      : providerOf === undefined && (type === "codec" || type === "store")
+        ? // How to get a missing codec or store adapter when no provider table says which package has it.
+          ` Install the package that provides it and ${ADD_IT}, which registers every @zarr codec and store.`
+        : " No installed package provides it; a third-party package may (add its entry to the registry).";
+  return new ZarrError(
+    type === "codec" ? "CODEC_UNKNOWN" : "UNSUPPORTED",
+    `${KIND_LABEL[type]} "${name}"${where ? ` (${where})` : ""} is not registered.${hint}`,
+    { key: site.key, jsonPath: site.path ? formatJsonPath(site.path) : undefined },
+  );
+}
+

@@ -1,0 +1,61 @@
+/**
+ * Range reads and versioned reads of an `HttpStore` (`getRange`, `getVersioned`): the
+ * `Range` header, 206/416 answers checked against the request, ETags and `If-Match`.
+ * Loaded on the first such read: a reader of whole chunks never loads it.
+ */
+import { type ByteRange, storeChanged, type VersionedBytes } from "@zarr/spec";
+import { bytesFromUnsatisfiable, planRange, rangeHeader, unsatisfiedTotal } from "./byte-ranges.js";
+import { bytesOfPartialAnswer, bytesOfWholeAnswer } from "./range-answer.js";
+import { declaredLength, readBody } from "./read-body.js";
+import { probeSize } from "./size-probe.js";
+import { keyUrl } from "./store-url.js";
+import { isMissing, limitFor, type RequestSpec, request, type Transport, UNHANDLED } from "./transport.js";
+import { strongEtag } from "./versions.js";
+
+/**
+ * One GET of `key` (a range of it when `range` is given), with its ETag; see
+ * `HttpStore.getVersioned`. With `ifVersion`, the request carries `If-Match` and a 412 or
+ * another ETag rejects with `STORE_CHANGED`.
+ */
+export async function readVersioned(
+  t: Transport,
+  key: string,
+  range: ByteRange | undefined,
+  signal: AbortSignal | undefined,
+  ifVersion: string | undefined,
+): Promise<VersionedBytes | undefined> {
+  const url = keyUrl(t.base, key);
+  const limit = limitFor(t, key);
+  const planned = range === undefined ? undefined : planRange(range);
+  if (planned?.kind === "empty") {
+    // HTTP cannot ask for zero bytes; all that is left to tell is whether the key exists.
+    const size = await probeSize(t, key, signal);
+    return size === undefined ? undefined : { bytes: new Uint8Array(0), version: undefined };
+  }
+  const spec: RequestSpec = { method: "GET", key, url, signal, ifMatch: ifVersion };
+  if (planned !== undefined) spec.range = rangeHeader(planned);
+  return request(t, spec, async (response) => {
+    if (isMissing(t, response)) return undefined;
+    if (response.status === 412 && ifVersion !== undefined) throw storeChanged(key, ifVersion, strongEtag(response));
+    const version = strongEtag(response);
+    if (ifVersion !== undefined && version !== undefined && version !== ifVersion) throw storeChanged(key, ifVersion, version);
+    let bytes: Uint8Array;
+    switch (response.status) {
+      case 206:
+        if (planned === undefined) return UNHANDLED;
+        bytes = await bytesOfPartialAnswer(response, planned, limit);
+        break;
+      case 200:
+      case 203:
+        bytes = planned === undefined ? await readBody(response, declaredLength(response), limit) : await bytesOfWholeAnswer(response, planned, limit);
+        break;
+      case 416:
+        if (planned === undefined) return UNHANDLED;
+        bytes = bytesFromUnsatisfiable(planned, unsatisfiedTotal(response.headers.get("content-range")));
+        break;
+      default:
+        return UNHANDLED;
+    }
+    return { bytes, version };
+  });
+}

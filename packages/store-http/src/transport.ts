@@ -1,0 +1,168 @@
+/**
+ * One HTTP request of an `HttpStore`, with retries, timeouts and the store's headers
+ * (`request`), and the plain whole-value GET every read needs (`getWhole`). The store's
+ * other operations (ranges, sizes, scatter reads, versions, writes) are in modules it
+ * loads on first use, which share this.
+ */
+import { isMetadataKey, ZarrError } from "@zarr/spec";
+import { BodyLimitExceeded } from "./body-limit.js";
+import type { HttpStoreSettings } from "./options.js";
+import { declaredLength, discardBody, readBody } from "./read-body.js";
+import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
+import { attemptSignal, sleep } from "./signals.js";
+import { type BaseUrl, displayUrl, keyUrl } from "./store-url.js";
+import { TransientError } from "./transient-error.js";
+
+/** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
+export const UNHANDLED: unique symbol = Symbol("unhandled status");
+
+/** Turns a response into a result, or UNHANDLED (see `request`). */
+export type Handler<T> = (response: Response) => Promise<T | typeof UNHANDLED>;
+
+/** What every request of one store uses: its base URL and settings. */
+export interface Transport {
+  readonly base: BaseUrl;
+  readonly settings: HttpStoreSettings;
+}
+
+/** One request: its method, key and URL, and the headers that depend on it. */
+export interface RequestSpec {
+  method: "GET" | "HEAD" | "PUT" | "DELETE";
+  key: string;
+  url: string;
+  range?: string;
+  /** An ETag for `If-Match`: the server answers 412 unless the value still has it. */
+  ifMatch?: string;
+  /** `If-None-Match: *` on a PUT: the server answers 412 when the key has a value already. */
+  ifNoneMatchAny?: boolean;
+  body?: Uint8Array<ArrayBuffer>;
+  signal: AbortSignal | undefined;
+}
+
+function describeStatus(response: Response): string {
+  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // undici reports "fetch failed" and puts the reason (ECONNREFUSED, "other side closed"...) in cause.
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}
+
+/** True for a 2xx status. */
+export const isSuccess = (status: number): boolean => status >= 200 && status <= 299;
+
+/** True when `response` means "no such key" (its status is one of the store's `missingStatuses`). */
+export function isMissing(t: Transport, response: Response): boolean {
+  return t.settings.missingStatuses.has(response.status);
+}
+
+/** The most bytes any body for `key` may have (a metadata document or another value). */
+export function limitFor(t: Transport, key: string): number {
+  return isMetadataKey(key) ? t.settings.maxMetadataBytes : t.settings.maxValueBytes;
+}
+
+/**
+ * The whole value of `key` (on its own ArrayBuffer, byteOffset 0), or `undefined` when
+ * missing: one GET, the body bounded by `limitFor`.
+ */
+export async function getWhole(t: Transport, key: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
+  const url = keyUrl(t.base, key);
+  const limit = limitFor(t, key);
+  return request(t, { method: "GET", key, url, signal }, async (response) => {
+    if (isMissing(t, response)) return undefined;
+    if (response.status === 200 || response.status === 203) return readBody(response, declaredLength(response), limit);
+    return UNHANDLED;
+  });
+}
+
+/** The headers of one attempt of `spec`: the store's (a function's are asked anew), credentials, range and conditions. */
+async function requestHeaders(t: Transport, spec: RequestSpec): Promise<Headers | undefined> {
+  const option = t.settings.headers;
+  const basicAuth = t.base.basicAuth;
+  if (option === undefined && basicAuth === undefined && spec.range === undefined && spec.body === undefined && spec.ifMatch === undefined && spec.ifNoneMatchAny !== true) {
+    return undefined;
+  }
+  let init: HeadersInit | undefined;
+  let headers: Headers;
+  try {
+    init = typeof option === "function" ? await option({ method: spec.method, url: spec.url, key: spec.key }) : option;
+    headers = new Headers(init);
+  } catch (error) {
+    if (error instanceof ZarrError) throw error;
+    throw new ZarrError("INVALID_ARGUMENT", `Could not build the request headers for ${spec.method} ${displayUrl(spec.url)}: ${describeError(error)}`, {
+      key: spec.key,
+      cause: error,
+    });
+  }
+  if (basicAuth !== undefined && !headers.has("authorization")) headers.set("authorization", basicAuth);
+  if (spec.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/octet-stream");
+  if (spec.range !== undefined) headers.set("range", spec.range);
+  if (spec.ifMatch !== undefined) headers.set("if-match", spec.ifMatch);
+  if (spec.ifNoneMatchAny === true) headers.set("if-none-match", "*");
+  return headers;
+}
+
+function aborted(spec: RequestSpec, signal: AbortSignal): ZarrError {
+  return new ZarrError("ABORTED", `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}") was aborted`, {
+    key: spec.key,
+    cause: signal.reason,
+  });
+}
+
+/**
+ * Runs one request with retries. `handle` turns a response into the result, throws
+ * `TransientError` for a response worth retrying, or returns UNHANDLED to apply the
+ * generic rules: retryable statuses are retried, others fail at once.
+ */
+export async function request<T>(t: Transport, spec: RequestSpec, handle: Handler<T>): Promise<T> {
+  const { fetch, requestInit, timeout, retries, retryDelay, maxRetryDelay } = t.settings;
+  const { signal } = spec;
+  const where = `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}")`;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw aborted(spec, signal);
+    const headers = await requestHeaders(t, spec);
+    const limit = attemptSignal(signal, timeout);
+    let response: Response | undefined;
+    let problem: string;
+    let retryAfter: number | undefined;
+    let cause: unknown;
+    try {
+      response = await fetch(spec.url, { ...requestInit, method: spec.method, headers, body: spec.body, signal: limit.signal });
+      const result = await handle(response);
+      discardBody(response); // whatever the handler did not read
+      if (result !== UNHANDLED) return result;
+      if (!isRetryableStatus(response.status)) {
+        const unexpected = isSuccess(response.status) ? "unexpected " : "";
+        throw new ZarrError("STORE_FAILED", `${where} failed with ${unexpected}${describeStatus(response)} (attempt ${attempt} of ${retries + 1}; not retried)`, {
+          key: spec.key,
+        });
+      }
+      problem = describeStatus(response);
+      retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    } catch (error) {
+      if (response !== undefined) discardBody(response);
+      if (signal?.aborted) throw aborted(spec, signal);
+      if (error instanceof ZarrError) throw error;
+      if (error instanceof BodyLimitExceeded) {
+        throw new ZarrError("STORE_TOO_LARGE", `${where}: ${error.message} (not retried)`, { key: spec.key, cause: error });
+      }
+      cause = error;
+      if (limit.timedOut()) problem = `the request timed out after ${timeout} ms`;
+      else if (error instanceof TransientError) problem = error.message;
+      else problem = `network error: ${describeError(error)}`;
+    } finally {
+      limit.dispose();
+    }
+    if (attempt > retries) {
+      throw new ZarrError("STORE_FAILED", `${where} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${problem}`, {
+        key: spec.key,
+        cause,
+      });
+    }
+    if (!(await sleep(retryWait(attempt - 1, retryDelay, maxRetryDelay, retryAfter), signal))) {
+      throw aborted(spec, signal as AbortSignal);
+    }
+  }
+}
