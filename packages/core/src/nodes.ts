@@ -2,18 +2,18 @@
  * The two node types. Both are plain values: a store, a path and resolved metadata.
  * Functions (`get`, `set`, `children`, ...) operate on them.
  */
-import {
-  type ArrayMetadata,
-  type Attributes,
-  type ChunkGrid,
-  type ChunkKeyEncoding,
-  type ChunkSpec,
-  type CodecPipeline,
-  type DataType,
-  type GroupMetadata,
-  type NodeMetadata,
-  type Scalar,
-  type Store,
+import type {
+  ArrayMetadata,
+  Attributes,
+  ChunkGrid,
+  ChunkKeyEncoding,
+  ChunkSpec,
+  CodecPipeline,
+  DataType,
+  GroupMetadata,
+  NodeMetadata,
+  Scalar,
+  Store,
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
 import { withDocumentKey } from "./document-key.js";

@@ -13,7 +13,7 @@ import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, isZeroFill } from "./plan.js";
 import { blockSelection, blockShape, groupPointsByChunk, type PointChunk } from "./point-chunks.js";
 import { type BooleanMask, type CoordinateSelection, type ResolvedPoints, resolveCoordinates, resolveMask } from "./points.js";
-import { type ArrayData, type GetOptions } from "./read.js";
+import type { ArrayData, GetOptions } from "./read.js";
 
 /**
  * Reads the elements at the points `coordinates` names: one integer index array per

@@ -26,8 +26,8 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { type ChunkLocker, chunkLocker } from "./chunk-lock.js";
-import { createExecutor, type Executor } from "./engine/executor.js";
 import { takeChunkBuffer } from "./engine/chunk-buffer.js";
+import { createExecutor, type Executor } from "./engine/executor.js";
 import { storeSource } from "./engine/store-source.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY } from "./plan.js";
