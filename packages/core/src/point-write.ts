@@ -22,7 +22,6 @@ import {
   type Store,
   shapeSize,
   throwIfAborted,
-  type WritableStore,
   ZarrError,
 } from "@zarr/spec";
 import { type ChunkLocker, chunkLocker } from "./chunk-lock.js";
