@@ -325,7 +325,9 @@ describe("setCoordinates and setMask", () => {
 
   it("refuses read-only stores", async () => {
     const arr = await numbered();
-    const readOnly = Object.create(arr, { store: { value: { get: (k: string) => arr.store.get(k) } } });
+    const plain = { get: (k: string) => arr.store.get(k) };
+    // Chunks are written through chunkStore (the store, or its storage transformers' stack).
+    const readOnly = Object.create(arr, { store: { value: plain }, chunkStore: { value: plain } });
     const error = await rejection(setCoordinates(readOnly, [[0], [0]], 1));
     expect(error.code).toBe("STORE_READ_ONLY");
   });
