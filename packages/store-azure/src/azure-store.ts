@@ -17,7 +17,7 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_TIMEOUT, type FetchLike, HttpStore } from "@zarr/store-http";
+import { DEFAULT_TIMEOUT, deleteListed, type FetchLike, HttpStore } from "@zarr/store-http";
 import { blobFetch } from "./blob-fetch.js";
 import { type ContainerListing, isStoreKey, listPages } from "./listing.js";
 import { AZURE_API_VERSION, resolveAccess } from "./settings.js";
@@ -202,13 +202,7 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
   async deletePrefix(prefix: string, options?: StoreRequestOptions): Promise<void> {
     this.#assertWritable(prefix);
     validatePrefix(prefix);
-    const keys: string[] = [];
-    for await (const key of this.listPrefix(prefix, options)) keys.push(key);
-    let next = 0;
-    const worker = async () => {
-      while (next < keys.length) await this.delete(keys[next++], options);
-    };
-    await Promise.all(Array.from({ length: Math.min(DELETE_CONCURRENCY, keys.length) }, worker));
+    await deleteListed(this, prefix, options, DELETE_CONCURRENCY);
   }
 
   /** Every key of the store. */

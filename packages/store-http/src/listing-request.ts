@@ -105,3 +105,29 @@ function firstTextOf(xml: string): string {
   const m = /<Code>([^<]{1,100})<\/Code>/.exec(xml);
   return m === null ? "" : m[1];
 }
+
+/** What {@link deleteListed} needs of a store: listing and deleting. */
+export interface ListDeleteStore {
+  listPrefix(prefix: string, options?: { signal?: AbortSignal }): AsyncIterable<string>;
+  delete(key: string, options?: { signal?: AbortSignal }): Promise<void>;
+}
+
+/**
+ * Deletes every key under `prefix` for object stores whose API has no batch delete (the
+ * GCS XML API, Azure Blob Storage): lists the keys first, then deletes them `concurrency`
+ * at a time.
+ *
+ * @example
+ * ```ts
+ * await deleteListed(store, "t2m/", { signal });
+ * ```
+ */
+export async function deleteListed(store: ListDeleteStore, prefix: string, options?: { signal?: AbortSignal }, concurrency = 8): Promise<void> {
+  const keys: string[] = [];
+  for await (const key of store.listPrefix(prefix, options)) keys.push(key);
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length) await store.delete(keys[next++], options);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
+}

@@ -21,4 +21,5 @@ it("the README examples run", () => {
   expect(listing).toContain("[ 'a&b/zarr.json' ] c/");
   expect(listing).toContain("STORE_FAILED Listing gs://bucket/ failed: HTTP 403 AccessDenied (not retried)");
   expect(listing).not.toContain("SECRET");
+  expect(listing).toContain("[ 'other' ]");
 });
