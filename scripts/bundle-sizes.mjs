@@ -106,6 +106,7 @@ const packages = [
   ["@zarr/codec-bz2", "bz2"],
   ["@zarr/codec-lzma", "lzma"],
   ["@zarr/codec-pcodec", "pcodec"],
+  ["@zarr/codec-zfpy", "zfpy"],
   ["@zarr/store-http", "HttpStore"],
   ["@zarr/store-zip", "ZipStore"],
 ];
