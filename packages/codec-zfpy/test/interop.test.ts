@@ -50,9 +50,12 @@ function randomCases(count: number, seed: number): ZfpyCase[] {
     const dtype = dtypes[i % 4];
     const dims = 1 + Math.floor(next() * 4);
     const shape = Array.from({ length: dims }, () => 1 + Math.floor(next() * (dims === 1 ? 40 : 11)));
+    // Fixed rates that leave a block at least 16 bits: below that zfpy 1.0 (Debian's) writes
+    // past its buffer and crashes now and then (a 1-D float32 array at rate 1 does).
+    const rates = [0.5, 1, 2.5, 4, 8, 13, 16, 32, 48, 64].filter((r) => r * 4 ** dims >= 16);
     const modes: ZfpyCase["args"][] = [
       {},
-      { rate: pick([0.5, 1, 2.5, 4, 8, 13, 16, 32, 48, 64]) },
+      { rate: pick(rates) },
       { precision: 1 + Math.floor(next() * 64) },
     ];
     if (dtype.startsWith("float")) modes.push({ tolerance: pick([0, 1e-12, 1e-6, 1e-3, 0.1, 10]) });

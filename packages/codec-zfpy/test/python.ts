@@ -55,7 +55,13 @@ sys.stdout.buffer.write(b"".join(out))
 
 /** Runs the cases through zfpy. */
 export function zfpyBatch(cases: readonly ZfpyCase[]): ZfpyResult[] {
-  const output = execFileSync("/usr/bin/python3", ["-c", SCRIPT], { input: JSON.stringify(cases), maxBuffer: 1 << 30 });
+  let output: Buffer;
+  try {
+    output = execFileSync("/usr/bin/python3", ["-c", SCRIPT], { input: JSON.stringify(cases), maxBuffer: 1 << 30 });
+  } catch (e) {
+    const x = e as { stderr?: Buffer; status?: number; signal?: string };
+    throw new Error(`zfpy failed on the batch (exit status ${x.status}, signal ${x.signal}): ${String(x.stderr ?? "")}`);
+  }
   const bytes = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const parts: Uint8Array[] = [];
