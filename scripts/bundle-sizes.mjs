@@ -32,11 +32,14 @@ export const LIMITS = {
   // 45.0 K reached. Writes, worker pools, the chunk cache, whole-chunk and array→array
   // decoding, the scatter-read planner, the full zarr.json validator and the messages of
   // rare errors load on first use; what is left is what a plain read runs (see
-  // bench/README.md, "bundle").
-  core: 46 * 1024,
+  // bench/README.md, "bundle"). 46.1 K since arrays whose extensions the registry lacks
+  // open and fail only when their data is used (the deferral itself loads on demand; the
+  // hook in resolveArray and ZarrArray.problem are up front).
+  core: 47 * 1024,
   // 58.0 K reached: HttpStore's whole-value reads (retries, timeouts, bounded bodies) are
   // up front; its ranges, sizes, scatter reads, versions and writes load on first use.
-  app: 59 * 1024,
+  // 59.2 K with the lazily failing arrays above.
+  app: 60 * 1024,
 };
 
 /**

@@ -5,18 +5,38 @@
  * out of a bundle's first chunk (an entry point that mixes named and star re-exports
  * makes a bundle import every @zarr/spec module that any chunk uses, up front).
  */
-export * from "./registry.js";
-export { MemoryStore } from "./memory-store.js";
+
+export { scalarToCanonicalJson, toCanonicalJson } from "./canonical-json.js";
+export { ChunkCache, type ChunkCacheOptions, createChunkCache } from "./chunk-cache.js";
+export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
+export { DefaultKeyEncoding, defaultChunkKeyEncoding, V2KeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
+export { bytesCodec } from "./codecs/bytes.js";
+export { create, createArray, createGroup, guessChunkShape } from "./create.js";
+export type { ArrayOf, DataTypeMap, DataTypeName, DataTypeOf, RawBitsName, ScalarOf } from "./data-type-map.js";
+export { BoolDataType } from "./data-types/bool.js";
+export { MACHINE_LITTLE_ENDIAN } from "./data-types/byte-order.js";
+export { FloatDataType } from "./data-types/float.js";
+export { float32BitsToNumber, numberToFloat32Bits } from "./data-types/float-bits.js";
+export { BigIntDataType, SmallIntDataType } from "./data-types/integer.js";
+export {
+  boolDataType,
+  float32DataType,
+  float64DataType,
+  int8DataType,
+  int16DataType,
+  int32DataType,
+  int64DataType,
+  uint8DataType,
+  uint16DataType,
+  uint32DataType,
+  uint64DataType,
+} from "./data-types/numeric.js";
 export { KeyMutex, type ReleaseKey } from "./key-mutex.js";
-export { ZarrArray, ZarrGroup, resolveArray, type ZarrNode, type ResolvedArray } from "./nodes.js";
-export type {
-  NodeOptions,
-  ArrayConfig,
-  CreateNodeOptions,
-  CreateArrayOptions,
-  ExtensionLike,
-  V2CodecConfig,
-} from "./node-options.js";
+export { children, listChildren, walk, walkEntries } from "./listing.js";
+export { MemoryStore } from "./memory-store.js";
+export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
+export { consolidateMetadata, deleteNode, setAttributes, updateAttributes } from "./mutate.js";
+export type { NamedSelection } from "./named-selection.js";
 export type {
   AnyFormatEntry,
   FormatArray,
@@ -31,53 +51,34 @@ export type {
   NodeEntry,
   NodeFormat,
 } from "./node-format.js";
-export { open, openArray, openGroup, exists, openEntry, type OpenOptions, type OpenArrayOptions } from "./open.js";
-export type { DataTypeMap, DataTypeName, RawBitsName, ArrayOf, ScalarOf, DataTypeOf } from "./data-type-map.js";
-export { create, createArray, createGroup, guessChunkShape } from "./create.js";
-export { children, listChildren, walkEntries, walk } from "./listing.js";
-export { deleteNode, setAttributes, updateAttributes, consolidateMetadata } from "./mutate.js";
-export { get, type ArrayData, type GetOptions } from "./read.js";
-export { set, type SetOptions, type SetValue, type InputArray } from "./write.js";
+export type {
+  ArrayConfig,
+  CreateArrayOptions,
+  CreateNodeOptions,
+  ExtensionLike,
+  NodeOptions,
+  V2CodecConfig,
+} from "./node-options.js";
+export { type ResolveArrayOptions, type ResolvedArray, resolveArray, ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
+export { exists, type OpenArrayOptions, type OpenOptions, open, openArray, openEntry, openGroup } from "./open.js";
+export { openStore, storeScheme } from "./open-store.js";
+export { normalizePath, validateNodeName } from "./paths.js";
+export { buildPipeline } from "./pipeline.js";
+export { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
 export { getCoordinates, getMask } from "./point-read.js";
 export { setCoordinates, setMask } from "./point-write.js";
 export type { BooleanMask, CoordinateArray, CoordinateSelection, IndexArray } from "./points.js";
-export type { NamedSelection } from "./named-selection.js";
-export { DEFAULT_CONCURRENCY, type Progress } from "./plan.js";
-export { resize, type ResizeOptions } from "./resize.js";
-export { ChunkCache, createChunkCache, type ChunkCacheOptions } from "./chunk-cache.js";
+export { type ArrayData, type GetOptions, get } from "./read.js";
+export * from "./registry.js";
+export { type ResizeOptions, resize } from "./resize.js";
 export {
-  slice,
+  type DimSelection,
+  ELLIPSIS,
+  type Mask,
   mask,
   parseSelection,
-  ELLIPSIS,
-  type Slice,
-  type Mask,
-  type DimSelection,
   type Selection,
+  type Slice,
+  slice,
 } from "./selection.js";
-export { buildPipeline } from "./pipeline.js";
-export { openStore, storeScheme } from "./open-store.js";
-export { toCanonicalJson, scalarToCanonicalJson } from "./canonical-json.js";
-export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";
-export { normalizePath, validateNodeName } from "./paths.js";
-export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
-export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
-export { bytesCodec } from "./codecs/bytes.js";
-export {
-  boolDataType,
-  int8DataType,
-  int16DataType,
-  int32DataType,
-  int64DataType,
-  uint8DataType,
-  uint16DataType,
-  uint32DataType,
-  uint64DataType,
-  float32DataType,
-  float64DataType,
-} from "./data-types/numeric.js";
-export { BoolDataType } from "./data-types/bool.js";
-export { BigIntDataType, SmallIntDataType } from "./data-types/integer.js";
-export { FloatDataType } from "./data-types/float.js";
-export { MACHINE_LITTLE_ENDIAN } from "./data-types/byte-order.js";
-export { float32BitsToNumber, numberToFloat32Bits } from "./data-types/float-bits.js";
+export { type InputArray, type SetOptions, type SetValue, set } from "./write.js";

@@ -20,6 +20,20 @@ interface ElementMemory {
   readonly elementMemoryDetail?: string;
 }
 
+/** The `UNSUPPORTED` errors of the memory bounds below: a resource limit, not a missing extension. */
+const memoryLimits = new WeakSet<ZarrError>();
+
+function memoryLimit(code: "UNSUPPORTED", message: string, context: { key: string; jsonPath?: string }): ZarrError {
+  const error = new ZarrError(code, message, context);
+  memoryLimits.add(error);
+  return error;
+}
+
+/** True for the error of a memory bound (`maxChunkBytes`), which opening never defers. */
+export function isMemoryLimitError(error: unknown): boolean {
+  return error instanceof ZarrError && memoryLimits.has(error);
+}
+
 /** Validates a `maxChunkBytes` option; undefined gives the default. */
 export function checkMaxChunkBytes(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CHUNK_BYTES;
@@ -48,7 +62,7 @@ export function checkElementMemory(dataType: DataType, maxChunkBytes: number, ke
   const bytes = elementMemoryBytes(dataType);
   if (bytes <= maxChunkBytes) return;
   const detail = (dataType as ElementMemory).elementMemoryDetail ?? "";
-  throw new ZarrError(
+  throw memoryLimit(
     "UNSUPPORTED",
     `One element of the data type at $.data_type in "${key}" takes about ${bytes} bytes in memory${detail}, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
     { key, jsonPath: "$.data_type" },
@@ -62,7 +76,7 @@ export function checkElementMemory(dataType: DataType, maxChunkBytes: number, ke
 export function checkChunkMemory(spec: ChunkSpec, key: string, maxChunkBytes: number): void {
   const bytes = shapeSize(spec.shape) * elementMemoryBytes(spec.dataType);
   if (bytes <= maxChunkBytes) return;
-  throw new ZarrError(
+  throw memoryLimit(
     "UNSUPPORTED",
     `Chunk "${key}" of shape [${spec.shape.join(", ")}] takes ${bytes} bytes decoded, more than maxChunkBytes (${maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
     { key },

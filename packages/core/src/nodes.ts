@@ -14,6 +14,7 @@ import type {
   NodeMetadata,
   Scalar,
   Store,
+  ZarrError,
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
 import { withDocumentKey } from "./document-key.js";
@@ -83,6 +84,8 @@ export interface ResolvedArray {
   readonly zarrFormat?: 2 | 3;
   /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
   readonly format?: NodeFormat;
+  /** Why its data cannot be used (see `ZarrArray.problem`). */
+  readonly problem?: ZarrError;
 }
 
 /**
@@ -124,6 +127,12 @@ export class ZarrArray<out N extends string = string> {
   declare readonly zarrFormat: 2 | 3;
   /** The storage format the array was read from, when it is not Zarr v3 (see `NodeFormat`). */
   declare readonly format?: NodeFormat;
+  /**
+   * Why the array's data cannot be read or written here, when it cannot: the coded error
+   * (`CODEC_UNKNOWN`, `UNSUPPORTED`) for an extension the registry lacks. Such an array is
+   * opened and listed with its metadata; `get`, `set` and the like throw this error.
+   */
+  declare readonly problem?: ZarrError;
   declare readonly shape: readonly number[];
   /** Key prefix of the chunks. */
   private declare readonly prefix: string;
@@ -145,12 +154,17 @@ export class ZarrArray<out N extends string = string> {
     this.config = resolved.config;
     this.zarrFormat = resolved.zarrFormat ?? 3;
     this.format = resolved.format;
+    if (resolved.problem !== undefined) this.problem = resolved.problem;
     this.shape = resolved.metadata.shape;
     this.prefix = resolved.format?.chunkPrefix?.(resolved.path) ?? nodePrefix(resolved.path);
   }
   /** The node's name (last path segment; `""` for the root). */
   get name(): string {
     return this.path.slice(this.path.lastIndexOf("/") + 1);
+  }
+  /** False when the array's data cannot be read or written here (see {@link ZarrArray.problem}). */
+  get readable(): boolean {
+    return this.problem === undefined;
   }
   /** Number of dimensions. */
   get ndim(): number {
@@ -219,8 +233,34 @@ export async function resolveArray(
   store: Store,
   path: string,
   metadata: ArrayMetadata,
-  options: NodeOptions & Partial<ArrayConfig> & { zarrFormat?: 2 | 3; documentKey?: string; format?: NodeFormat } = {},
+  options: ResolveArrayOptions = {},
 ): Promise<ZarrArray> {
+  try {
+    return await resolveStrictly(store, path, metadata, options);
+  } catch (error) {
+    // An extension the registry lacks (or a format's unreadable node) is not a broken
+    // document: with `deferUnreadable`, the array opens and fails when its data is used.
+    if (!options.deferUnreadable) throw error;
+    const { unreadableArray } = await import("./unreadable-array.js");
+    return unreadableArray(ZarrArray, store, path, metadata, options, error);
+  }
+}
+
+/** Options of {@link resolveArray}. */
+export interface ResolveArrayOptions extends NodeOptions, Partial<ArrayConfig> {
+  zarrFormat?: 2 | 3;
+  documentKey?: string;
+  format?: NodeFormat;
+  /**
+   * When a codec, data type, grid, key encoding or storage transformer is not registered
+   * (`CODEC_UNKNOWN`, `UNSUPPORTED`), still return the array, with that error as its
+   * `problem`: its metadata is there, and reading or writing its data throws the error.
+   * `open` and listings do this; `createArray` does not.
+   */
+  deferUnreadable?: boolean;
+}
+
+async function resolveStrictly(store: Store, path: string, metadata: ArrayMetadata, options: ResolveArrayOptions): Promise<ZarrArray> {
   const registry = options.registry ?? defaultRegistry;
   const { format } = options;
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);

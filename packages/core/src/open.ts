@@ -44,7 +44,15 @@ async function nodeFromMetadata(
 ): Promise<ZarrNode> {
   const registry = options.registry ?? defaultRegistry;
   if (metadata.node_type === "array") {
-    return resolveArray(store, path, metadata, { registry, writeEmptyChunks: options.writeEmptyChunks, format, chunkCache: options.chunkCache, maxChunkBytes: options.maxChunkBytes });
+    // An array whose extensions the registry lacks still opens (and lists): its data fails when used.
+    return resolveArray(store, path, metadata, {
+      registry,
+      writeEmptyChunks: options.writeEmptyChunks,
+      format,
+      chunkCache: options.chunkCache,
+      maxChunkBytes: options.maxChunkBytes,
+      deferUnreadable: true,
+    });
   }
   // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
   // consolidated_metadata into nested groups of a consolidated hierarchy.

@@ -36,7 +36,16 @@ async function openError(document: unknown, registry = createRegistry()): Promis
   const store = new MemoryStore();
   await store.set("a/zarr.json", jsonToBytes(document as never));
   const e = await open(store, "a", { registry }).then(
-    () => undefined,
+    async (node) => {
+      // An extension the registry lacks: the array opens, and its data fails with the problem.
+      if (node.kind !== "array" || node.problem === undefined) return undefined;
+      const read = await get(node).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      if (read !== node.problem) throw new Error(`get failed otherwise than with the array's problem: ${String(read)}`);
+      return node.problem;
+    },
     (x: unknown) => x,
   );
   if (!(e instanceof ZarrError)) throw new Error(`expected a ZarrError, got ${String(e)}`);

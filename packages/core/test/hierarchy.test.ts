@@ -124,7 +124,17 @@ describe("groups and arrays", () => {
     await consolidateMetadata(store);
     const again = await openGroup(store);
     expect(again.consolidated?.has("consolidated/nested/1d.i2")).toBe(true);
-    await expect(children(root)).rejects.toMatchObject({ code: "CODEC_UNKNOWN" });
+    // children opens every child: those whose codecs the registry lacks open with their problem, and fail when read.
+    const opened = await children(root);
+    const blosc = opened.find((n) => n.name === "1d.contiguous.blosc.i2");
+    expect(blosc?.kind).toBe("array");
+    if (blosc?.kind !== "array") throw new Error("not an array");
+    expect(blosc.readable).toBe(false);
+    expect(blosc.problem).toMatchObject({ code: "CODEC_UNKNOWN" });
+    expect(blosc.shape.length).toBe(1);
+    await expect(get(blosc)).rejects.toBe(blosc.problem);
+    const raw = opened.find((n) => n.name === "1d.contiguous.raw.i2");
+    expect(raw?.kind === "array" && raw.readable).toBe(true);
   });
 
   it("nested groups of a consolidated hierarchy list their children from the root's map", async () => {

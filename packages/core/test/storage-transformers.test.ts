@@ -87,10 +87,14 @@ describe("storage transformers", () => {
       storageTransformers: [xor(1)],
       registry: createRegistry([xorTransformer()]),
     });
-    await expect(openArray(store, "a")).rejects.toMatchObject({
+    // It opens (metadata and all), and its data fails: reading around the transformer would read the wrong bytes.
+    const refusing = await openArray(store, "a");
+    expect(refusing.problem).toMatchObject({
       code: "UNSUPPORTED",
       message: expect.stringMatching(/^Storage transformer "test\.xor" \(at \$\.storage_transformers\[0\] in "a\/zarr\.json"\) is not registered/),
     });
+    await expect(get(refusing)).rejects.toBe(refusing.problem);
+    await expect(set(refusing, null, 1)).rejects.toBe(refusing.problem);
     const doc = JSON.parse(new TextDecoder().decode(await store.get("a/zarr.json")));
     doc.storage_transformers[0].must_understand = false;
     await store.set("a/zarr.json", new TextEncoder().encode(JSON.stringify(doc)));

@@ -19,7 +19,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("c1/2");
   expect(out).toContain("p [ 10 ] |O");
   expect(out).toContain("zarr-v2.unreadable");
-  expect(out).toContain("UNSUPPORTED p/.zarray");
+  expect(out).toContain("UNSUPPORTED p/.zarray true");
   expect(out).toContain("[ 'p' ]");
   expect(out).toContain("[ { path: 't2m', chunks: 4 } ] [ 'meta/root.group.json', 'meta/root/t2m.array.json' ]");
 });

@@ -27,6 +27,7 @@ beforeAll(() => {
   }
 });
 
+/** The coded error `promise` rejects with. */
 async function rejection(promise: Promise<unknown>): Promise<ZarrError> {
   const error = await promise.then(
     () => undefined,
@@ -34,6 +35,15 @@ async function rejection(promise: Promise<unknown>): Promise<ZarrError> {
   );
   expect(error).toBeInstanceOf(ZarrError);
   return error as ZarrError;
+}
+
+/** The error of opening a node for its data: the array opens with it as its `problem`, and `get` fails with it. */
+async function openedProblem(promise: Promise<unknown>): Promise<ZarrError> {
+  const node = (await promise) as { kind?: string; problem?: ZarrError };
+  expect(node.kind).toBe("array");
+  expect(node.problem).toBeInstanceOf(ZarrError);
+  await expect(get(node as Parameters<typeof get>[0])).rejects.toBe(node.problem);
+  return node.problem as ZarrError;
 }
 
 describe.each(["plain", "consolidated"])("a v2 group with unreadable arrays (%s)", (mode) => {
@@ -76,13 +86,13 @@ describe.each(["plain", "consolidated"])("a v2 group with unreadable arrays (%s)
     expect(ok.metadata.node_type === "array" && unreadableV2Array(ok.metadata)).toBe(undefined);
   });
 
-  it("fails only when an unreadable array is opened for its data, naming it and the reason", async () => {
+  it("opens an unreadable array with its problem and fails only when its data is read, naming it and the reason", async () => {
     const root = await openGroup(store(), "", { registry });
-    const viaGroup = await rejection(open(root, "pickled"));
+    const viaGroup = await openedProblem(open(root, "pickled"));
     expect(viaGroup.code).toBe("UNSUPPORTED");
     expect(viaGroup.key).toBe("pickled/.zarray");
     expect(viaGroup.message).toMatch(/pickled\/\.zarray.*pickle/s);
-    const direct = await rejection(openArray(store(), "mixed", { registry }));
+    const direct = await openedProblem(openArray(store(), "mixed", { registry }));
     expect(direct.code).toBe("UNSUPPORTED");
     expect(direct.message).toMatch(/mixed\/\.zarray.*little- and big-endian/s);
     // the readable neighbours still read
