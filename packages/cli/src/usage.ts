@@ -173,8 +173,9 @@ STORE is where the hierarchy lives:
   data.zarr.zip                      a zip archive (also zip+https://host/data.zarr.zip)
 http(s) stores: every command takes --header 'Name: value' (repeatable) and reads
 ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS);
-HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured; ZARR_HTTP2=1 speaks HTTP/2 with https
-servers that offer it. Header values are never printed.
+HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (http:// or socks5h:// proxies) and NO_PROXY are
+honoured; ZARR_HTTP2=1 speaks HTTP/2 with https servers that offer it. Header values are
+never printed.
 Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;
 
