@@ -81,6 +81,18 @@ async function unreadableParts(
   return { dataType, fillValue, chunkGrid, chunkKeyEncoding, codecs: refusing<CodecPipeline>(problem), chunkStore: refusing<Store>(problem) };
 }
 
+/** What a `ZarrArray` is built from (`ResolvedArray`), as a deferred array fills it in. */
+interface DeferredArray extends UnreadableParts {
+  store: Store;
+  path: string;
+  metadata: ArrayMetadata;
+  registry: Registry;
+  config: ArrayConfig;
+  zarrFormat: 2 | 3;
+  format: NodeFormat | undefined;
+  problem: ZarrError;
+}
+
 /** What `resolveArray` was given (its `ResolveArrayOptions`), as far as a deferred array needs it. */
 interface DeferOptions extends Partial<ArrayConfig> {
   registry?: Registry;
@@ -96,7 +108,7 @@ interface DeferOptions extends Partial<ArrayConfig> {
  * `makeArray` is `ZarrArray` (passed in, so this module does not import the node types).
  */
 export async function unreadableArray<A>(
-  makeArray: new (resolved: never) => A,
+  makeArray: new (resolved: DeferredArray) => A,
   store: Store,
   path: string,
   metadata: ArrayMetadata,
@@ -110,7 +122,7 @@ export async function unreadableArray<A>(
   const maxChunkBytes = checkMaxChunkBytes(options.maxChunkBytes);
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
   const parts = await unreadableParts(registry, metadata, format?.chunkKeyEncoding?.(metadata), maxChunkBytes, key, error);
-  const resolved = {
+  const resolved: DeferredArray = {
     store,
     path,
     metadata,
@@ -121,5 +133,5 @@ export async function unreadableArray<A>(
     format,
     problem: error,
   };
-  return new makeArray(resolved as never);
+  return new makeArray(resolved);
 }
