@@ -17,9 +17,9 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_TIMEOUT, deleteListed, type FetchLike, HttpStore } from "@zarr/store-http";
+import { DEFAULT_TIMEOUT, deleteListed, dirOfPages, type FetchLike, HttpStore, keysOfPages, objectPrefix } from "@zarr/store-http";
 import { blobFetch } from "./blob-fetch.js";
-import { type ContainerListing, isStoreKey, listPages } from "./listing.js";
+import { type ContainerListing, listPages } from "./listing.js";
 import { AZURE_API_VERSION, resolveAccess } from "./settings.js";
 import { sharedKeyFetch } from "./shared-key.js";
 
@@ -71,12 +71,7 @@ function checkContainer(container: unknown): string {
 }
 
 function containerPrefix(prefix: unknown): string {
-  if (prefix === undefined) return "";
-  if (typeof prefix !== "string") throw new ZarrError("INVALID_ARGUMENT", "The Azure prefix must be a string");
-  const trimmed = prefix.replace(/^\/+/, "").replace(/\/+$/, "");
-  if (trimmed === "") return "";
-  validatePrefix(`${trimmed}/`);
-  return `${trimmed}/`;
+  return objectPrefix(prefix, "The Azure prefix");
 }
 
 /**
@@ -213,12 +208,7 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
   /** Every key starting with the string `prefix`, all pages; blob names that are not valid keys are skipped. */
   async *listPrefix(prefix: string, options?: StoreRequestOptions): AsyncIterable<string> {
     if (typeof prefix !== "string") throw new ZarrError("INVALID_ARGUMENT", "A list prefix must be a string");
-    for await (const page of listPages(this.#listing, this.prefix + prefix, undefined, options?.signal)) {
-      for (const name of page.names) {
-        const key = name.slice(this.prefix.length);
-        if (name.startsWith(this.prefix) && isStoreKey(key)) yield key;
-      }
-    }
+    yield* keysOfPages(listPages(this.#listing, this.prefix + prefix, undefined, options?.signal), this.prefix);
   }
 
   /** One level under `prefix` (`""` or ending in `/`): keys and child prefixes, sorted, relative to it. */
@@ -226,19 +216,7 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
     throwIfAborted(options?.signal);
     validatePrefix(prefix);
     const full = this.prefix + prefix;
-    const keys = new Set<string>();
-    const prefixes = new Set<string>();
-    for await (const page of listPages(this.#listing, full, "/", options?.signal)) {
-      for (const name of page.names) {
-        const rest = name.slice(full.length);
-        if (name.startsWith(full) && isStoreKey(rest) && !rest.includes("/")) keys.add(rest);
-      }
-      for (const common of page.prefixes) {
-        const rest = common.slice(full.length, -1);
-        if (common.startsWith(full) && isStoreKey(rest) && !rest.includes("/")) prefixes.add(rest);
-      }
-    }
-    return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
+    return dirOfPages(listPages(this.#listing, full, "/", options?.signal), full);
   }
 
   #assertWritable(key: string): void {

@@ -2,24 +2,9 @@
  * Listing a container: `GET /CONTAINER?restype=container&comp=list&prefix=…&delimiter=/&marker=…`,
  * answered with `EnumerationResults` (`<Blob><Name>`, `<BlobPrefix><Name>`), paged with `NextMarker`.
  */
-import { validateKey, ZarrError } from "@zarr/spec";
-import { fetchListing, type ListingTransport, xmlElements, xmlFirstText } from "@zarr/store-http";
+import { ZarrError } from "@zarr/spec";
+import { fetchListing, type ListingPage, type ListingTransport, xmlElements, xmlFirstText } from "@zarr/store-http";
 
-/** One page: full blob names and prefixes (ending in the delimiter). */
-export interface ListingPage {
-  names: string[];
-  prefixes: string[];
-}
-
-/** True for blob names that are valid store keys (`a/` folder markers and `..` segments are not). */
-export function isStoreKey(name: string): boolean {
-  try {
-    validateKey(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** What a listing needs: the transport, the container URL and its query (SAS), and a secret-free name for errors. */
 export interface ContainerListing {

@@ -17,9 +17,9 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_TIMEOUT, deleteListed, type FetchLike, HttpStore, type ListingTransport } from "@zarr/store-http";
+import { DEFAULT_TIMEOUT, deleteListed, dirOfPages, type FetchLike, HttpStore, keysOfPages, type ListingTransport, objectPrefix } from "@zarr/store-http";
 import { type GcsAccessOptions, type GcsHmacKey, type GcsToken, resolveAccess } from "./settings.js";
-import { isStoreKey, listPages } from "./xml-listing.js";
+import { listPages } from "./xml-listing.js";
 
 /** Options of `new GcsStore(options)`. */
 export interface GcsStoreOptions {
@@ -61,12 +61,7 @@ const DELETE_CONCURRENCY = 8;
 
 /** Normalises a prefix inside the bucket: no leading `/`, one trailing `/` unless empty. */
 function bucketPrefix(prefix: unknown): string {
-  if (prefix === undefined) return "";
-  if (typeof prefix !== "string") throw new ZarrError("INVALID_ARGUMENT", "The GCS prefix must be a string");
-  const trimmed = prefix.replace(/^\/+/, "").replace(/\/+$/, "");
-  if (trimmed === "") return "";
-  validatePrefix(`${trimmed}/`);
-  return `${trimmed}/`;
+  return objectPrefix(prefix, "The GCS prefix");
 }
 
 /** Bucket names: 3–222 characters of lower-case letters, digits, `-`, `_` and `.`. */
@@ -218,12 +213,7 @@ export class GcsStore implements ReadableStore, WritableStore, ListableStore {
       yield* (backend as unknown as ListableStore).listPrefix(prefix, options);
       return;
     }
-    for await (const page of listPages(this.#transport, this.endpoint, this.bucket, this.prefix + prefix, undefined, options?.signal)) {
-      for (const name of page.keys) {
-        const key = name.slice(this.prefix.length);
-        if (name.startsWith(this.prefix) && isStoreKey(key)) yield key;
-      }
-    }
+    yield* keysOfPages(listPages(this.#transport, this.endpoint, this.bucket, this.prefix + prefix, undefined, options?.signal), this.prefix);
   }
 
   /** One level under `prefix` (`""` or ending in `/`): keys and child prefixes, sorted, relative to it. */
@@ -233,19 +223,7 @@ export class GcsStore implements ReadableStore, WritableStore, ListableStore {
     const backend = await this.#open();
     if (this.#transport === undefined) return (backend as unknown as ListableStore).listDir(prefix, options);
     const full = this.prefix + prefix;
-    const keys = new Set<string>();
-    const prefixes = new Set<string>();
-    for await (const page of listPages(this.#transport, this.endpoint, this.bucket, full, "/", options?.signal)) {
-      for (const name of page.keys) {
-        const rest = name.slice(full.length);
-        if (name.startsWith(full) && isStoreKey(rest) && !rest.includes("/")) keys.add(rest);
-      }
-      for (const common of page.prefixes) {
-        const rest = common.slice(full.length, -1);
-        if (common.startsWith(full) && isStoreKey(rest) && !rest.includes("/")) prefixes.add(rest);
-      }
-    }
-    return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
+    return dirOfPages(listPages(this.#transport, this.endpoint, this.bucket, full, "/", options?.signal), full);
   }
 
   /** Releases the S3 client's sockets (HMAC access); the store cannot be used afterwards. */

@@ -2,24 +2,9 @@
  * Listing a bucket through the XML API without signing: `GET /BUCKET?prefix=…&delimiter=/&marker=…`
  * answered with an S3-style `ListBucketResult`, paged with `marker`/`NextMarker`.
  */
-import { validateKey, ZarrError } from "@zarr/spec";
-import { xmlElements as elements, fetchListing, xmlFirstText as firstText, type ListingTransport, xmlText } from "@zarr/store-http";
+import { ZarrError } from "@zarr/spec";
+import { xmlElements as elements, fetchListing, xmlFirstText as firstText, type ListingPage, type ListingTransport, xmlText } from "@zarr/store-http";
 
-/** One page: full object names and common prefixes (ending in the delimiter). */
-export interface ListingPage {
-  keys: string[];
-  prefixes: string[];
-}
-
-/** True for object names that are valid store keys (folder markers `a/` and `..` segments are not). */
-export function isStoreKey(name: string): boolean {
-  try {
-    validateKey(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Every page of the listing of `prefix` (full object names) in `bucket` at `endpoint`.
@@ -42,11 +27,11 @@ export async function* listPages(
     if (marker !== undefined) query.set("marker", marker);
     const url = `${endpoint}/${encodeURIComponent(bucket)}${query.size > 0 ? `?${query}` : ""}`;
     const xml = await fetchListing(transport, url, `gs://${bucket}/${prefix}`, signal);
-    const keys = elements(xml, "Contents").map((c) => firstText(c, "Key") ?? "");
+    const names = elements(xml, "Contents").map((c) => firstText(c, "Key") ?? "");
     const prefixes = elements(xml, "CommonPrefixes").flatMap((c) => elements(c, "Prefix").map(xmlText));
-    yield { keys, prefixes };
+    yield { names, prefixes };
     if (firstText(xml, "IsTruncated") !== "true") return;
-    const last = [...keys, ...prefixes].sort().at(-1);
+    const last = [...names, ...prefixes].sort().at(-1);
     const next = firstText(xml, "NextMarker") || last;
     if (next === undefined || next === marker) {
       throw new ZarrError("STORE_FAILED", `Listing gs://${bucket}/${prefix}: the listing is truncated but makes no progress`);

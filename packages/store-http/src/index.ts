@@ -7,7 +7,18 @@
 export { BODY_INTO, type BodySink, pipeBody } from "./body-into.js";
 export { httpStoreEntry } from "./entry.js";
 export { HttpStore } from "./http-store.js";
-export { deleteListed, fetchListing, type ListDeleteStore, type ListingTransport, MAX_LISTING_BYTES } from "./listing-request.js";
+export {
+  deleteListed,
+  dirOfPages,
+  fetchListing,
+  isStoreKey,
+  keysOfPages,
+  type ListDeleteStore,
+  type ListingPage,
+  type ListingTransport,
+  MAX_LISTING_BYTES,
+  objectPrefix,
+} from "./listing-request.js";
 export type { FetchLike, HttpHeadersOption, HttpRequestInfo, HttpStoreOptions } from "./options.js";
 export {
   DEFAULT_MAX_RETRY_DELAY,

@@ -4,7 +4,7 @@
  * For stores built on `HttpStore` whose servers can list (Cloud Storage's XML API, Azure
  * Blob Storage): object reads and writes go through `HttpStore`, listing through this.
  */
-import { ZarrError } from "@zarr/spec";
+import { type DirListing, validateKey, validatePrefix, ZarrError } from "@zarr/spec";
 import type { FetchLike } from "./options.js";
 
 /** Largest listing page read (a page of 1000 keys is well under 1 MiB). */
@@ -130,4 +130,60 @@ export async function deleteListed(store: ListDeleteStore, prefix: string, optio
     while (next < keys.length) await store.delete(keys[next++], options);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
+}
+
+/** One page of an object listing: full object names, and common prefixes (ending in the delimiter). */
+export interface ListingPage {
+  names: readonly string[];
+  prefixes: readonly string[];
+}
+
+/** True for object names that are valid store keys (folder markers such as `a/`, and `..` segments, are not). */
+export function isStoreKey(name: string): boolean {
+  try {
+    validateKey(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A store's prefix inside its bucket or container, normalised: no leading `/`, one trailing
+ * `/` unless empty. `what` names it in the error (`"The GCS prefix"`).
+ */
+export function objectPrefix(prefix: unknown, what: string): string {
+  if (prefix === undefined) return "";
+  if (typeof prefix !== "string") throw new ZarrError("INVALID_ARGUMENT", `${what} must be a string`);
+  const trimmed = prefix.replace(/^\/+/, "").replace(/\/+$/, "");
+  if (trimmed === "") return "";
+  validatePrefix(`${trimmed}/`);
+  return `${trimmed}/`;
+}
+
+/** The keys of listing `pages` (of everything under `storePrefix`), relative to it; names that are not valid keys are skipped. */
+export async function* keysOfPages(pages: AsyncIterable<ListingPage>, storePrefix: string): AsyncGenerator<string> {
+  for await (const page of pages) {
+    for (const name of page.names) {
+      const key = name.slice(storePrefix.length);
+      if (name.startsWith(storePrefix) && isStoreKey(key)) yield key;
+    }
+  }
+}
+
+/** One level of a delimited listing (`pages` of what is under `full`): its keys and child prefixes, sorted, relative to `full`. */
+export async function dirOfPages(pages: AsyncIterable<ListingPage>, full: string): Promise<DirListing> {
+  const keys = new Set<string>();
+  const prefixes = new Set<string>();
+  for await (const page of pages) {
+    for (const name of page.names) {
+      const rest = name.slice(full.length);
+      if (name.startsWith(full) && isStoreKey(rest) && !rest.includes("/")) keys.add(rest);
+    }
+    for (const common of page.prefixes) {
+      const rest = common.slice(full.length, -1);
+      if (common.startsWith(full) && isStoreKey(rest) && !rest.includes("/")) prefixes.add(rest);
+    }
+  }
+  return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
 }
