@@ -11,6 +11,7 @@ import { get, open, ZarrError } from "@zarr/core";
 import { INCOMPLETE_MARKER } from "@zarr/core/extensions";
 import { FileSystemStore } from "@zarr/store-fs";
 import { describe, expect, it } from "vitest";
+import { mulberry32 as random } from "../../../scripts/test-random.mjs";
 import { formatNpyHeader } from "../src/npy-header.js";
 import { cliRegistry } from "../src/registry.js";
 import { CLI, tempDir, zarrOk } from "./helpers.js";
@@ -19,18 +20,6 @@ const RUNS = 20;
 const SEED = 0x5eed13;
 const SHAPE = [512, 512];
 const PUT_ARGS = ["g/x", "--chunks", "16,16"];
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function writeInput(file: string, next: () => number): Float32Array {
   const values = new Float32Array(SHAPE[0] * SHAPE[1]);

@@ -16,6 +16,7 @@ import type {
 } from "@zarr/spec";
 import { cStrides } from "@zarr/spec";
 import { havePythonZarr, requirePythonZarr, skipWithout } from "../../../scripts/test-env.mjs";
+import { mulberry32 as rng } from "../../../scripts/test-random.mjs";
 import { filterCodecs } from "../src/index.js";
 
 export const registry = createRegistry(filterCodecs);
@@ -128,17 +129,6 @@ export function firstDifference(a: ArrayLike<number | bigint>, b: ArrayLike<numb
   return "none";
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random bytes from a seed. */
 export function randomBytes(n: number, seed: number): Uint8Array {
@@ -180,3 +170,6 @@ export function list(a: unknown): (number | bigint)[] {
  * Python in `beforeAll` skip themselves then (in CI a missing reference fails instead).
  */
 export const NO_PYTHON: boolean = skipWithout(havePythonZarr(), "python3-numcodecs (numcodecs 0.11 reference)");
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32, shared by the tests). */
+export { rng };

@@ -1,16 +1,6 @@
 /** Test inputs: deterministic pseudo-random generators so failures reproduce. */
 
-/** A small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from "../../../scripts/test-random.mjs";
 
 /** Uniformly random bytes (incompressible). */
 export function randomBytes(n: number, seed = 1): Uint8Array {
@@ -53,3 +43,6 @@ export function textBytes(n: number, seed = 3): Uint8Array {
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32, shared by the tests). */
+export { prng };

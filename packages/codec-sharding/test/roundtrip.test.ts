@@ -8,8 +8,8 @@
 import {
   createArray,
   type DataArray,
-  type JsonObject,
   get,
+  type JsonObject,
   MemoryStore,
   openArray,
   type Selection,
@@ -19,19 +19,8 @@ import {
 } from "@zarr/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mulberry32 as prng } from "../../../scripts/test-random.mjs";
 import { EMPTY_U64, readIndex, registryWith, storeWithoutRanges } from "./helpers.js";
-
-/** A small deterministic PRNG (mulberry32) so each fast-check case is reproducible from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface DimLayout {
   inner: number;

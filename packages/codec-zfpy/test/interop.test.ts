@@ -13,6 +13,7 @@ import { FileSystemStore } from "@zarr/store-fs";
 import { createArrayV2, v2Format } from "@zarr/v2-compat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { havePythonZarr, requirePeer } from "../../../scripts/test-env.mjs";
+import { mulberry32 as random } from "../../../scripts/test-random.mjs";
 import { type ZfpValues, zfpCompressReversible, zfpDecompress, zfpy } from "../src/index.js";
 import { bytesOf, firstDifference } from "./helpers.js";
 import { type ZfpyCase, type ZfpyResult, zfpyBatch } from "./python.js";
@@ -27,18 +28,6 @@ function haveZfpy(): boolean {
   }
 }
 const PEER = "python3-zfpy (libzfp 1.0) with zarr-python 2 and numcodecs";
-
-/** A small seeded generator (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random cases: every type × mode, random dimensionality and sizes (1–11 per axis, more for 1-D). */
 function randomCases(count: number, seed: number): ZfpyCase[] {

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import type { DataArray, DataType, JsonValue, Scalar } from "@zarr/spec";
 import { ZarrError } from "@zarr/spec";
 import { beforeAll, describe, expect, it } from "vitest";
+import { mulberry32 } from "../../../scripts/test-random.mjs";
 import { builtinDataTypes, float16BitsToNumber, float32BitsToNumber, NAT, numberToFloat16Bits } from "../src/data-types/index.js";
 
 function dt(name: string, configuration: Record<string, JsonValue> = {}): DataType {
@@ -383,16 +384,6 @@ describe("fromBytes/toBytes match NumPy in both byte orders", () => {
 });
 
 // ---------------------------------------------------------------- float16 rounding
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PYTHON_F16 = `
 import json, sys, struct, warnings

@@ -13,6 +13,7 @@ import {
   type ZarrErrorCode,
 } from "@zarr/spec";
 import { afterEach, expect } from "vitest";
+import { mulberry32 as rng } from "../../../scripts/test-random.mjs";
 
 const created: string[] = [];
 afterEach(() => {
@@ -131,17 +132,6 @@ export function python(code: string, input?: Uint8Array | string): string {
   });
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Bytes with a position-dependent pattern, so ranges are checkable. */
 export function pattern(n: number, seed = 0): Uint8Array {
@@ -188,3 +178,6 @@ export function expectBytes(actual: Uint8Array | undefined, expected: Uint8Array
   }
   expect(actual, label).toEqual(expected);
 }
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32, shared by the tests). */
+export { rng };
