@@ -1,5 +1,5 @@
 /** The registry entry that opens `gs://` URLs as a GcsStore. */
-import { type StoreEntry, type StoreOpenOptions, ZarrError } from "@zarr/spec";
+import { type StoreEntry, type StoreOpenOptions, storeSettings } from "@zarr/spec";
 import { GcsStore, type GcsStoreOptions } from "./gcs-store.js";
 import { parseGcsUrl } from "./gcs-url.js";
 
@@ -20,17 +20,7 @@ const EXPECTED: Record<string, string> = {
 
 /** The GCS settings in `openStore`'s options bag, type-checked (it is untyped). */
 function settingsFrom(options: StoreOpenOptions): Partial<GcsStoreOptions> {
-  const out: Record<string, unknown> = {};
-  for (const [name, expected] of Object.entries(EXPECTED)) {
-    const value = options[name];
-    if (value === undefined) continue;
-    const type = value === null ? "null" : typeof value;
-    if (!expected.split("|").includes(type)) {
-      throw new ZarrError("INVALID_ARGUMENT", `GCS store option "${name}" must be ${expected.replace("|", " or ")}, not ${type}`);
-    }
-    out[name] = value;
-  }
-  return out as Partial<GcsStoreOptions>;
+  return storeSettings(options, EXPECTED, "GCS") as Partial<GcsStoreOptions>;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Parsing `gs://bucket/prefix?endpoint=…&anonymous=true` store URLs. */
-import { ZarrError } from "@zarr/spec";
+import { queryFlag, splitBucketUrl, ZarrError } from "@zarr/spec";
 
 /** What a `gs://` URL says: the bucket, the prefix and the settings in its query. */
 export interface ParsedGcsUrl {
@@ -14,12 +14,6 @@ function invalid(url: string, why: string): never {
   throw new ZarrError("INVALID_ARGUMENT", `Invalid GCS URL ${JSON.stringify(url)}: ${why}`);
 }
 
-function parseBoolean(url: string, name: string, value: string): boolean {
-  if (value === "" || value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  return invalid(url, `${name} must be true or false, not ${JSON.stringify(value)}`);
-}
-
 /**
  * Parses `gs://bucket/some/prefix?endpoint=http://127.0.0.1:4443&anonymous=true&forbiddenAsMissing=true`.
  * The path is percent-decoded; an unknown query name is an error (a typo must not send
@@ -32,20 +26,11 @@ function parseBoolean(url: string, name: string, value: string): boolean {
  * ```
  */
 export function parseGcsUrl(url: string): ParsedGcsUrl {
-  const m = /^gs:\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#.*)?$/i.exec(url);
-  if (m === null) return invalid(url, "expected gs://bucket/prefix");
-  const [, bucket, path, query] = m;
-  if (bucket === "") invalid(url, "no bucket");
-  let prefix: string;
-  try {
-    prefix = decodeURIComponent(path).replace(/^\/+/, "");
-  } catch {
-    return invalid(url, "bad percent-encoding in the path");
-  }
+  const { bucket, prefix, query } = splitBucketUrl(url, "gs", (why) => invalid(url, why));
   const parsed: ParsedGcsUrl = { bucket, prefix };
-  for (const [name, value] of new URLSearchParams(query ?? "")) {
+  for (const [name, value] of query) {
     if (name === "endpoint") parsed.endpoint = value;
-    else if (name === "anonymous" || name === "forbiddenAsMissing") parsed[name] = parseBoolean(url, name, value);
+    else if (name === "anonymous" || name === "forbiddenAsMissing") parsed[name] = queryFlag(name, value, (why) => invalid(url, why));
     else invalid(url, `unknown option ${JSON.stringify(name)} (known: endpoint, anonymous, forbiddenAsMissing)`);
   }
   return parsed;

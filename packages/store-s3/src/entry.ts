@@ -1,5 +1,5 @@
 /** The registry entry that opens `s3://` URLs as an S3Store. */
-import { type StoreEntry, type StoreOpenOptions, ZarrError } from "@zarr/spec";
+import { type StoreEntry, type StoreOpenOptions, storeSettings } from "@zarr/spec";
 import { S3Store, type S3StoreOptions } from "./s3-store.js";
 import { parseS3Url } from "./s3-url.js";
 
@@ -32,17 +32,7 @@ const EXPECTED: Record<Setting, string> = {
 
 /** The S3 settings in `openStore`'s options bag, type-checked (it is untyped). */
 function settingsFrom(options: StoreOpenOptions): Partial<S3StoreOptions> {
-  const out: Record<string, unknown> = {};
-  for (const [name, expected] of Object.entries(EXPECTED)) {
-    const value = options[name];
-    if (value === undefined) continue;
-    const type = value === null ? "null" : typeof value;
-    if (!expected.split("|").includes(type)) {
-      throw new ZarrError("INVALID_ARGUMENT", `S3 store option "${name}" must be ${expected.replace("|", " or ")}, not ${type}`);
-    }
-    out[name] = value;
-  }
-  return out as Partial<S3StoreOptions>;
+  return storeSettings(options, EXPECTED, "S3") as Partial<S3StoreOptions>;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Parsing `s3://bucket/prefix?endpoint=...&region=...` store URLs. */
-import { ZarrError } from "@zarr/spec";
+import { queryFlag, splitBucketUrl, ZarrError } from "@zarr/spec";
 import type { S3StoreOptions } from "./s3-store.js";
 
 /** What an `s3://` URL says: the bucket, the prefix and the client settings in its query. */
@@ -10,12 +10,6 @@ export type ParsedS3Url = Pick<
 
 function invalid(url: string, why: string): never {
   throw new ZarrError("INVALID_ARGUMENT", `Invalid S3 URL ${JSON.stringify(url)}: ${why}`);
-}
-
-function parseBoolean(url: string, name: string, value: string): boolean {
-  if (value === "" || value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  return invalid(url, `${name} must be true or false, not ${JSON.stringify(value)}`);
 }
 
 /**
@@ -30,18 +24,9 @@ function parseBoolean(url: string, name: string, value: string): boolean {
  * ```
  */
 export function parseS3Url(url: string): ParsedS3Url {
-  const m = /^s3:\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#.*)?$/i.exec(url);
-  if (m === null) return invalid(url, "expected s3://bucket/prefix");
-  const [, bucket, path, query] = m;
-  if (bucket === "") invalid(url, "no bucket");
-  let prefix: string;
-  try {
-    prefix = decodeURIComponent(path).replace(/^\/+/, "");
-  } catch {
-    return invalid(url, "bad percent-encoding in the path");
-  }
+  const { bucket, prefix, query } = splitBucketUrl(url, "s3", (why) => invalid(url, why));
   const parsed: ParsedS3Url = { bucket, prefix };
-  for (const [name, value] of new URLSearchParams(query ?? "")) {
+  for (const [name, value] of query) {
     switch (name) {
       case "endpoint":
         parsed.endpoint = value;
@@ -50,13 +35,13 @@ export function parseS3Url(url: string): ParsedS3Url {
         parsed.region = value;
         break;
       case "forcePathStyle":
-        parsed.forcePathStyle = parseBoolean(url, name, value);
+        parsed.forcePathStyle = queryFlag(name, value, (why) => invalid(url, why));
         break;
       case "anonymous":
-        parsed.anonymous = parseBoolean(url, name, value);
+        parsed.anonymous = queryFlag(name, value, (why) => invalid(url, why));
         break;
       case "forbiddenAsMissing":
-        parsed.forbiddenAsMissing = parseBoolean(url, name, value);
+        parsed.forbiddenAsMissing = queryFlag(name, value, (why) => invalid(url, why));
         break;
       case "maxAttempts": {
         const n = Number(value);
