@@ -13,24 +13,7 @@ export { DefaultKeyEncoding, defaultChunkKeyEncoding, V2KeyEncoding, v2ChunkKeyE
 export { bytesCodec } from "./codecs/bytes.js";
 export { create, createArray, createGroup, guessChunkShape } from "./create.js";
 export type { ArrayOf, DataTypeMap, DataTypeName, DataTypeOf, RawBitsName, ScalarOf } from "./data-type-map.js";
-export { BoolDataType } from "./data-types/bool.js";
-export { MACHINE_LITTLE_ENDIAN } from "./data-types/byte-order.js";
-export { FloatDataType } from "./data-types/float.js";
-export { float32BitsToNumber, numberToFloat32Bits } from "./data-types/float-bits.js";
-export { BigIntDataType, SmallIntDataType } from "./data-types/integer.js";
-export {
-  boolDataType,
-  float32DataType,
-  float64DataType,
-  int8DataType,
-  int16DataType,
-  int32DataType,
-  int64DataType,
-  uint8DataType,
-  uint16DataType,
-  uint32DataType,
-  uint64DataType,
-} from "./data-types/numeric.js";
+export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";
 export { KeyMutex, type ReleaseKey } from "./key-mutex.js";
 export { children, listChildren, walk, walkEntries } from "./listing.js";
 export { MemoryStore } from "./memory-store.js";

@@ -28,10 +28,20 @@ function parseIndices(parts: string[]): number[] | undefined {
   return out;
 }
 
-/** `c` + separator-joined coordinates; `c` for 0-d arrays. */
-export class DefaultKeyEncoding implements ChunkKeyEncoding {
-  readonly name = "default";
+/** What both encodings share: a separator, and the JSON form naming it. */
+abstract class SeparatedKeyEncoding implements ChunkKeyEncoding {
+  abstract readonly name: "default" | "v2";
   constructor(readonly separator: "/" | ".") {}
+  abstract encode(coords: readonly number[]): string;
+  abstract decode(key: string, ndim: number): number[] | undefined;
+  toJSON() {
+    return { name: this.name, configuration: { separator: this.separator } };
+  }
+}
+
+/** `c` + separator-joined coordinates; `c` for 0-d arrays. */
+export class DefaultKeyEncoding extends SeparatedKeyEncoding {
+  readonly name = "default";
   encode(coords: readonly number[]): string {
     let key = "c";
     for (const c of coords) key += this.separator + c;
@@ -43,15 +53,11 @@ export class DefaultKeyEncoding implements ChunkKeyEncoding {
     const parts = key.slice(2).split(this.separator);
     return parts.length === ndim ? parseIndices(parts) : undefined;
   }
-  toJSON() {
-    return { name: "default", configuration: { separator: this.separator } };
-  }
 }
 
 /** Separator-joined coordinates as in Zarr v2; `0` for 0-d arrays. */
-export class V2KeyEncoding implements ChunkKeyEncoding {
+export class V2KeyEncoding extends SeparatedKeyEncoding {
   readonly name = "v2";
-  constructor(readonly separator: "/" | ".") {}
   encode(coords: readonly number[]): string {
     return coords.length === 0 ? "0" : coords.join(this.separator);
   }
@@ -59,9 +65,6 @@ export class V2KeyEncoding implements ChunkKeyEncoding {
     if (ndim === 0) return key === "0" ? [] : undefined;
     const parts = key.split(this.separator);
     return parts.length === ndim ? parseIndices(parts) : undefined;
-  }
-  toJSON() {
-    return { name: "v2", configuration: { separator: this.separator } };
   }
 }
 

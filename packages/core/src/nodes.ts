@@ -18,7 +18,7 @@ import type {
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
 import { withDocumentKey } from "./document-key.js";
-import { checkElementMemory, checkMaxChunkBytes } from "./limits.js";
+import { checkElementFits, checkMaxChunkBytes } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
 import { metadataKey, nodePrefix } from "./paths.js";
@@ -278,7 +278,7 @@ async function resolveStrictly(store: Store, path: string, metadata: ArrayMetada
     const dataType = dtEntry.fromConfig(dtDef.name, dtDef.configuration, ["data_type"]);
     const maxChunkBytes = checkMaxChunkBytes(options.maxChunkBytes);
     // Before the fill value is parsed: that materialises one element.
-    checkElementMemory(dataType, maxChunkBytes, key);
+    await checkElementFits(dataType, maxChunkBytes, key);
     const fillValue = dataType.parseFillValue(metadata.fill_value, ["fill_value"]);
     const gridEntry = await registry.chunkGrid(metadata.chunk_grid.name, { key, path: ["chunk_grid"] });
     const chunkGrid = gridEntry.fromConfig(metadata.chunk_grid.configuration, metadata.shape, ["chunk_grid"]);

@@ -29,7 +29,7 @@ export async function decodeArray(stages: Stages, bytes: Uint8Array, specs: Chun
 /** `bytes` (a stored chunk of `spec`) decoded whole: bytes→bytes codecs backwards, bounded, then `decodeArray`. */
 export async function decodeWhole(chain: DecodingStages, bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
   const specs = stageSpecs(chain, spec);
-  const bounds = chain.decodeBounds(specs[specs.length - 1], ctx.key);
+  const bounds = await chain.decodeBounds(specs[specs.length - 1], ctx.key);
   for (let i = chain.bytesToBytes.length - 1; i >= 0; i--) {
     throwIfAborted(ctx.signal);
     bytes = await chain.decodeStage(i, bytes, bounds[i], ctx);

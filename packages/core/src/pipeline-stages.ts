@@ -24,7 +24,7 @@ export interface Stages {
 /** A chain with its bounded bytes→bytes decoding steps (the `Pipeline`), for the decoders loaded on first use. */
 export interface DecodingStages extends Stages {
   /** The most bytes each bytes→bytes codec may decode to (see `Pipeline.decodeBounds`). */
-  decodeBounds(abSpec: ChunkSpec, key: string): number[];
+  decodeBounds(abSpec: ChunkSpec, key: string): Promise<number[]>;
   /** Runs bytes→bytes codec `i` backwards within `bound`. */
   decodeStage(i: number, bytes: Uint8Array, bound: number, ctx: CodecCallContext): Promise<Uint8Array>;
 }

@@ -166,16 +166,10 @@ export class Pipeline implements CodecPipeline, Stages {
    * is not fixed (variable-length data, compressed inner stages). A fixed size above
    * `maxChunkBytes` fails here, before anything is read or allocated.
    */
-  decodeBounds(abSpec: ChunkSpec, key: string): number[] {
+  async decodeBounds(abSpec: ChunkSpec, key: string): Promise<number[]> {
     const bounds: number[] = [];
     let size = this.arrayToBytes.computeEncodedSize?.(abSpec);
-    if (size !== undefined && size > this.maxChunkBytes) {
-      throw new ZarrError(
-        "UNSUPPORTED",
-        `Chunk "${key}" decodes to ${size} bytes, more than the array's maxChunkBytes (${this.maxChunkBytes}); open the array with a larger maxChunkBytes to read it`,
-        { key },
-      );
-    }
+    if (size !== undefined && size > this.maxChunkBytes) throw (await import("./limit-errors.js")).decodesTooLarge(key, size, this.maxChunkBytes);
     for (const c of this.bytesToBytes) {
       bounds.push(size ?? this.maxChunkBytes);
       size = size === undefined ? undefined : c.computeEncodedSize?.(size);
@@ -213,7 +207,7 @@ export class Pipeline implements CodecPipeline, Stages {
   async decodeInto(bytes: Uint8Array, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<void> {
     const specs = stageSpecs(this, spec);
     const abSpec = specs[specs.length - 1];
-    const bounds = this.decodeBounds(abSpec, ctx.key);
+    const bounds = await this.decodeBounds(abSpec, ctx.key);
     // The last bytes→bytes decoder (the compressor) writes into a reused buffer when it can
     // and the decoded size is known.
     let scratch: Uint8Array | undefined;

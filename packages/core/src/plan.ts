@@ -5,7 +5,7 @@
 import type { DataType, Scalar } from "@zarr/spec";
 import { type ChunkProjection, chunkProjections, countChunks, projectDimension } from "./indexer.js";
 import type { ZarrArray } from "./nodes.js";
-import { type ResolvedDim, resolvedLength, resolveSelection, type Selection } from "./selection.js";
+import { needsOtherResolver, type ResolvedDim, resolvedLength, resolveSelection, type Selection } from "./selection.js";
 
 /** Default number of chunks read, decoded or written at once. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -29,9 +29,11 @@ export interface Plan {
   total: number;
 }
 
-export function plan(array: ZarrArray, selection: Selection | null | undefined): Plan {
-  const resolved = resolveSelection(selection, array.shape);
-  const perDim = resolved.map((r, d) => projectDimension(r, array.chunkGrid.dims[d], array.shape[d]));
+export async function plan(array: ZarrArray, selection: Selection | null | undefined): Promise<Plan> {
+  // Index arrays and masks: their resolver loads when a selection has them (bundle size).
+  const points = needsOtherResolver(selection) ? await import("./selection-points.js") : undefined;
+  const resolved = resolveSelection(selection, array.shape, points?.resolveOther);
+  const perDim = resolved.map((r, d) => projectDimension(r, array.chunkGrid.dims[d], array.shape[d], points?.projectPoints));
   const internalShape = resolved.map(resolvedLength);
   const outShape = resolved.filter((r) => r.kind !== "int").map(resolvedLength);
   // First dimension fastest: chunks in flight together fill disjoint pages of a result.

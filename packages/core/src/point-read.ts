@@ -86,7 +86,7 @@ async function readPoints<N extends string>(
       const spec = array.chunkSpec(chunk.coords);
       const shape = blockShape(chunk);
       // The scratch block comes from the executor: on shared memory when workers may decode into it.
-      const buffer = takeChunkBuffer(array.dataType, { ...spec, shape }, array.config.maxChunkBytes, executor.wantsSharedResult);
+      const buffer = await takeChunkBuffer(array.dataType, { ...spec, shape }, array.config.maxChunkBytes, executor.wantsSharedResult);
       try {
         const block = buffer.chunk;
         const found = await executor.read({

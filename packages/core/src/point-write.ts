@@ -223,7 +223,7 @@ async function writeChunkPoints(job: PointJob, key: string, spec: ChunkSpec, chu
   const n = shapeSize(spec.shape);
   const inArray = inArrayCount(array, chunk.coords, spec.shape);
   const covers = pointsCoverChunk(chunk, n, inArray);
-  const buffer = takeChunkBuffer(dataType, spec, array.config.maxChunkBytes, executor.wantsSharedResult);
+  const buffer = await takeChunkBuffer(dataType, spec, array.config.maxChunkBytes, executor.wantsSharedResult);
   const target = buffer.chunk;
   try {
     let stored = false;

@@ -88,7 +88,7 @@ export async function get<N extends string>(
 ): Promise<ArrayData<ArrayOf<N>>> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
-  const p = plan(array, await positional(array, selection));
+  const p = await plan(array, await positional(array, selection));
   // The untyped view: the engine works on any data type.
   const { dataType, fillValue } = array as ZarrArray;
   const size = shapeSize(p.internalShape);

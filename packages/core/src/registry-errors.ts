@@ -1,6 +1,7 @@
 /**
- * The error for a name the registry does not have, with a hint saying which package
- * provides it. Loaded only when a lookup fails.
+ * The errors of registry lookups: a name the registry does not have (with a hint saying
+ * which package provides it), and a lazy entry that failed to load. Loaded only when a
+ * lookup fails.
  */
 import { type ExtensionEntry, formatJsonPath, type JsonPath, ZarrError } from "@zarr/spec";
 
@@ -46,3 +47,17 @@ export function unknownEntry(
   );
 }
 
+
+/** The error of a lazy entry whose `load()` resolved an entry of another type. */
+export function wrongLazyEntry(lazy: { type: string; name: string }, loaded: { type: string; name: string }): ZarrError {
+  return new ZarrError("UNSUPPORTED", `Lazy ${lazy.type} entry "${lazy.name}" loaded a ${loaded.type} entry named "${loaded.name}"`);
+}
+
+/** The error of a lazy entry whose `load()` failed (`what` and `name` say what was being resolved). */
+export function lazyLoadFailed(lazy: { package?: string }, what: string, name: string, error: unknown): ZarrError {
+  return new ZarrError(
+    "UNSUPPORTED",
+    `Could not load ${what} "${name}"${lazy.package ? ` from ${lazy.package}` : ""}: ${(error as Error)?.message ?? error}`,
+    { cause: error },
+  );
+}

@@ -4,19 +4,18 @@
  * value; `defaultRegistry` is one shared instance for convenience. Entries may be lazy so
  * bundlers split rarely used code out.
  */
-import {
-  type ChunkGridEntry,
-  type ChunkKeyEncodingEntry,
-  type CodecEntry,
-  type DataTypeEntry,
-  type ExtensionEntry,
-  type JsonPath,
-  type LazyEntry,
-  type RegistryEntry,
-  type StorageTransformerEntry,
-  type Store,
-  type StoreEntry,
-  ZarrError,
+import type {
+  ChunkGridEntry,
+  ChunkKeyEncodingEntry,
+  CodecEntry,
+  DataTypeEntry,
+  ExtensionEntry,
+  JsonPath,
+  LazyEntry,
+  RegistryEntry,
+  StorageTransformerEntry,
+  Store,
+  StoreEntry,
 } from "@zarr/spec";
 import { builtinChunkGrids } from "./chunk-grids.js";
 import { builtinChunkKeyEncodings } from "./chunk-key-encodings.js";
@@ -193,19 +192,13 @@ export class Registry {
     let pending = this.loaded.get(lazy);
     if (pending === undefined) {
       pending = (lazy.load() as Promise<ExtensionEntry | LoadedFormatEntry>).then(
-        (loaded) => {
-          if (loaded.type !== lazy.type) {
-            throw new ZarrError("UNSUPPORTED", `Lazy ${lazy.type} entry "${lazy.name}" loaded a ${loaded.type} entry named "${loaded.name}"`);
-          }
+        async (loaded) => {
+          if (loaded.type !== lazy.type) throw (await import("./registry-errors.js")).wrongLazyEntry(lazy, loaded);
           return loaded;
         },
-        (error: unknown) => {
+        async (error: unknown) => {
           this.loaded.delete(lazy);
-          throw new ZarrError(
-            "UNSUPPORTED",
-            `Could not load ${what} "${name}"${lazy.package ? ` from ${lazy.package}` : ""}: ${(error as Error)?.message ?? error}`,
-            { cause: error },
-          );
+          throw (await import("./registry-errors.js")).lazyLoadFailed(lazy, what, name, error);
         },
       );
       this.loaded.set(lazy, pending);

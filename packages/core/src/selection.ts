@@ -61,7 +61,7 @@ export function resolvedLength(d: ResolvedDim): number {
   return d.kind === "int" ? 1 : d.kind === "range" ? d.count : d.indices.length;
 }
 
-function invalid(message: string): never {
+export function invalid(message: string): never {
   throw new ZarrError("INVALID_SELECTION", message);
 }
 
@@ -85,7 +85,7 @@ function resolveSlice(s: Slice, length: number, dim: number): ResolvedDim {
   return { kind: "range", start, step, count };
 }
 
-function resolveIndex(i: number, length: number, dim: number): number {
+export function resolveIndex(i: number, length: number, dim: number): number {
   if (!Number.isInteger(i)) invalid(`Index ${i} in dimension ${dim} is not an integer`);
   const j = i < 0 ? i + length : i;
   if (j < 0 || j >= length) {
@@ -94,48 +94,38 @@ function resolveIndex(i: number, length: number, dim: number): number {
   return j;
 }
 
-function resolveMask(values: ArrayLike<boolean | number>, length: number, dim: number): ResolvedDim {
-  if (values.length !== length) {
-    invalid(`Boolean mask for dimension ${dim} has length ${values.length}, but the dimension has length ${length}`);
-  }
-  let n = 0;
-  for (let i = 0; i < length; i++) if (values[i]) n++;
-  const indices = new Float64Array(n);
-  for (let i = 0, k = 0; i < length; i++) if (values[i]) indices[k++] = i;
-  return { kind: "points", indices };
-}
+/** Resolves the entries that are not an integer, a slice or `null` (see selection-points.ts). */
+export type ResolveOther = (sel: DimSelection, length: number, dim: number) => ResolvedDim;
 
-function isBooleanArray(v: unknown): v is readonly boolean[] {
-  return Array.isArray(v) && v.length > 0 && typeof v[0] === "boolean";
-}
-
-function resolveDim(sel: DimSelection, length: number, dim: number): ResolvedDim {
+function resolveDim(sel: DimSelection, length: number, dim: number, other: ResolveOther | undefined): ResolvedDim {
   if (sel === null) return { kind: "range", start: 0, step: 1, count: length };
   if (typeof sel === "number") return { kind: "int", index: resolveIndex(sel, length, dim) };
   if (typeof sel === "bigint") return { kind: "int", index: resolveIndex(Number(sel), length, dim) };
-  if (ArrayBuffer.isView(sel) || Array.isArray(sel)) {
-    if (isBooleanArray(sel)) return resolveMask(sel, length, dim);
-    const list = sel as ArrayLike<number>;
-    const indices = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) {
-      if (typeof list[i] !== "number") invalid(`Index arrays must hold integers (dimension ${dim}), found ${typeof list[i]}`);
-      indices[i] = resolveIndex(list[i], length, dim);
-    }
-    return { kind: "points", indices };
-  }
-  if (typeof sel === "object" && sel !== null && "kind" in sel) {
-    if (sel.kind === "slice") return resolveSlice(sel, length, dim);
-    if (sel.kind === "mask") return resolveMask(sel.values, length, dim);
-  }
-  return invalid(`Cannot select dimension ${dim} with ${JSON.stringify(sel)}`);
+  if (isSlice(sel)) return resolveSlice(sel, length, dim);
+  // Present whenever such an entry is (`needsOtherResolver`).
+  return (other as ResolveOther)(sel, length, dim);
+}
+
+function isSlice(sel: DimSelection | typeof ELLIPSIS): sel is Slice {
+  return typeof sel === "object" && sel !== null && "kind" in sel && sel.kind === "slice";
+}
+
+/**
+ * True when `selection` holds entries other than integers, slices, `null` and `"..."`
+ * (index arrays, masks, or something invalid): resolving it then needs the resolver of
+ * selection-points.ts, which `plan` loads for it (bundle size: most reads select slices).
+ */
+export function needsOtherResolver(selection: Selection | null | undefined): boolean {
+  return Array.isArray(selection) && selection.some((s) => s !== null && s !== ELLIPSIS && typeof s !== "number" && typeof s !== "bigint" && !isSlice(s));
 }
 
 /**
  * Resolves a selection against `shape`: one resolved dimension per array dimension.
  * Throws `INVALID_SELECTION` for malformed selections and `OUT_OF_BOUNDS` for indices
- * outside the array.
+ * outside the array. Index arrays and masks are resolved by `other` (the
+ * `resolveOther` of selection-points.ts), needed when {@link needsOtherResolver} says so.
  */
-export function resolveSelection(selection: Selection | null | undefined, shape: readonly number[]): ResolvedDim[] {
+export function resolveSelection(selection: Selection | null | undefined, shape: readonly number[], other?: ResolveOther): ResolvedDim[] {
   const sel = selection ?? [];
   if (!Array.isArray(sel)) invalid("A selection must be an array with one entry per dimension");
   const ellipses = sel.filter((s) => s === ELLIPSIS).length;
@@ -150,7 +140,7 @@ export function resolveSelection(selection: Selection | null | undefined, shape:
     else expanded.push(s as DimSelection);
   }
   while (expanded.length < shape.length) expanded.push(null);
-  return expanded.map((s, d) => resolveDim(s, shape[d], d));
+  return expanded.map((s, d) => resolveDim(s, shape[d], d, other));
 }
 
 /**

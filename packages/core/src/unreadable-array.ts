@@ -8,7 +8,8 @@
  * an array is met.
  */
 import { type ArrayMetadata, type ChunkGrid, type ChunkKeyEncoding, type CodecPipeline, type DataType, type JsonValue, type Scalar, type Store, ZarrError } from "@zarr/spec";
-import { checkElementMemory, checkMaxChunkBytes, isMemoryLimitError } from "./limits.js";
+import { isMemoryLimitError } from "./limit-errors.js";
+import { checkElementFits, checkMaxChunkBytes } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig } from "./node-options.js";
 import { metadataKey } from "./paths.js";
@@ -63,7 +64,7 @@ async function unreadableParts(
   const dtDef = metadata.data_type;
   const resolvedType = await attempt(async () => {
     const dataType = (await registry.dataType(dtDef.name)).fromConfig(dtDef.name, dtDef.configuration, ["data_type"]);
-    checkElementMemory(dataType, maxChunkBytes, key);
+    await checkElementFits(dataType, maxChunkBytes, key);
     return dataType;
   });
   const dataType =

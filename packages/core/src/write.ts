@@ -220,7 +220,7 @@ export async function set(
     const through = store === array.store ? "" : " through its storage transformers";
     throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable${through}`);
   }
-  const p = plan(array, await positional(array, selection));
+  const p = await plan(array, await positional(array, selection));
   let view: NdArray | undefined;
   let scalar: Scalar | undefined;
   if (isInputArray(value)) view = valueView(value, p, dataType);
@@ -292,7 +292,7 @@ async function writeChunk(job: WriteJob, key: string, spec: ChunkSpec, proj: Chu
     whole && view !== undefined && !executor.wantsSharedResult && proj.src.every(isIdentity)
       ? contiguousChunk(view, proj.dst, spec.shape, dataType.width)
       : undefined;
-  const buffer = direct === undefined ? takeChunkBuffer(dataType, spec, array.config.maxChunkBytes, executor.wantsSharedResult) : undefined;
+  const buffer = direct === undefined ? await takeChunkBuffer(dataType, spec, array.config.maxChunkBytes, executor.wantsSharedResult) : undefined;
   const chunk = direct ?? (buffer as ChunkBuffer).chunk;
   try {
     let stored = false;

@@ -107,11 +107,16 @@ describe("registry", () => {
     expect(Array.from((await get(await openArray(store, "x"))).data as Uint8Array)).toEqual([5, 6]);
   });
 
-  it("holds the rarely used built-ins as lazy entries that load on first use, r<N> claimed without loading", async () => {
+  it("holds every built-in data type, and the rarely used other built-ins, as lazy entries that load on first use, r<N> claimed without loading", async () => {
     const registry = createRegistry();
     const entry = (type: string, name: string) =>
       registry.list().find((e) => e.type === type && e.name === name) as { lazy?: true; package?: string } | undefined;
     for (const [type, name] of [
+      ["data_type", "bool"],
+      ["data_type", "int8"],
+      ["data_type", "uint64"],
+      ["data_type", "float32"],
+      ["data_type", "float64"],
       ["data_type", "float16"],
       ["data_type", "string"],
       ["data_type", "r*"],
@@ -124,8 +129,6 @@ describe("registry", () => {
       expect(entry(type, name), `${type} ${name}`).toMatchObject({ lazy: true, package: "@zarr/core" });
     }
     for (const [type, name] of [
-      ["data_type", "float32"],
-      ["data_type", "uint64"],
       ["chunk_grid", "regular"],
       ["codec", "bytes"],
     ]) {

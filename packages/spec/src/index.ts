@@ -12,6 +12,7 @@ export * from "./codec.js";
 export * from "./compose.js";
 export * from "./concurrency.js";
 export * from "./data-type.js";
+export * from "./dimension-projection.js";
 export * from "./errors.js";
 export * from "./extension.js";
 export * from "./indexer.js";

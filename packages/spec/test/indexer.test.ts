@@ -9,6 +9,7 @@ import {
   type DimIndexer,
   linearChunkProjections,
   projectDimension,
+  projectRange,
   regularPartition,
   ZarrError,
 } from "../src/index.js";
@@ -166,6 +167,17 @@ describe("projectDimension", () => {
         checkDimension({ part, model }, sel, projectDimension(sel, part, model.length));
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it("projectRange gives what projectDimension gives for the same range", () => {
+    fc.assert(
+      fc.property(dimWithSelection, ({ part, model, sel }) => {
+        if ("indices" in sel) return;
+        expect(projectRange(sel, part, model.length)).toEqual(projectDimension(sel, part, model.length));
+        checkDimension({ part, model }, sel, projectRange(sel, part, model.length));
+      }),
+      { numRuns: 2000 },
     );
   });
 

@@ -19,7 +19,7 @@ import {
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
-import { MACHINE_LITTLE_ENDIAN } from "../data-types/byte-order.js";
+import { MACHINE_LITTLE_ENDIAN } from "../data-types/machine-endian.js";
 import type { scatterRanges as ScatterRanges } from "./scatter-ranges.js";
 
 /**

@@ -1,26 +1,14 @@
 /**
- * The data types every registry starts with. The common numeric ones (`bool`, the
- * integers, `float32`, `float64`) are eager; the others (`float16`, complex, `r<N>`,
- * `string`, `bytes`, `fixed_length_utf32`, the NumPy time types, and `struct`,
- * `null_terminated_bytes` and `object` for what Zarr v2 holds) are lazy entries that
- * import their module the first time an array needs them, so a browser bundle loads
- * that code only when it reads such an array.
+ * The data types every registry starts with, all lazy entries that import their module
+ * the first time an array needs them, so a browser bundle loads only the code of the
+ * types it reads: the common numeric ones in three families (`bool`; the integers;
+ * `float32` and `float64`), and each rarer one (`float16`, complex, `r<N>`, `string`,
+ * `bytes`, `fixed_length_utf32`, the NumPy time types, and `struct`,
+ * `null_terminated_bytes` and `object` for what Zarr v2 holds) on its own. Opening an
+ * array of a family not loaded yet waits for one more module.
  */
 import type { DataTypeEntry, LazyEntry } from "@zarr/spec";
-import {
-  boolDataType,
-  float32DataType,
-  float64DataType,
-  int8DataType,
-  int16DataType,
-  int32DataType,
-  int64DataType,
-  uint8DataType,
-  uint16DataType,
-  uint32DataType,
-  uint64DataType,
-} from "./numeric.js";
-import { CORE_PACKAGE } from "./shared.js";
+import { CORE_PACKAGE } from "./core-package.js";
 
 type Lazy = LazyEntry<DataTypeEntry>;
 
@@ -32,19 +20,15 @@ function lazy(name: string, load: () => Promise<DataTypeEntry>, aliases?: readon
 /** Loads the data type of extra.ts named `name`. */
 const fromExtra = (name: string) => () => import("./extra.js").then((m) => m.extraDataTypes[name]);
 
+/** The integer data types, as named in integer-entries.ts (`int8DataType`...). */
+const integerNames = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"] as const;
+
 /** The built-in data type entries of a new registry (see the module comment). */
 export const coreDataTypeEntries: readonly (DataTypeEntry | Lazy)[] = [
-  boolDataType,
-  int8DataType,
-  int16DataType,
-  int32DataType,
-  int64DataType,
-  uint8DataType,
-  uint16DataType,
-  uint32DataType,
-  uint64DataType,
-  float32DataType,
-  float64DataType,
+  lazy("bool", () => import("./bool-entries.js").then((m) => m.boolDataType)),
+  ...integerNames.map((name) => lazy(name, () => import("./integer-entries.js").then((m) => m[`${name}DataType`]))),
+  lazy("float32", () => import("./float-entries.js").then((m) => m.float32DataType)),
+  lazy("float64", () => import("./float-entries.js").then((m) => m.float64DataType)),
   ...["float16", "complex64", "complex128", "string", "fixed_length_utf32"].map((name) => lazy(name, fromExtra(name))),
   lazy("bytes", fromExtra("bytes"), ["variable_length_bytes"]),
   lazy("numpy.datetime64", fromExtra("numpy.datetime64"), ["datetime64"]),

@@ -4,8 +4,9 @@
  */
 import { ZarrError } from "@zarr/spec";
 
-/** True when this machine stores multi-byte numbers little-endian (every mainstream CPU). */
-export const MACHINE_LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+import { MACHINE_LITTLE_ENDIAN } from "./machine-endian.js";
+
+export { MACHINE_LITTLE_ENDIAN };
 
 /** A typed-array constructor that can view an existing buffer. */
 export interface ViewConstructor<T> {

@@ -4,8 +4,8 @@
  * duration (timedelta). `NaT` ("not a time") is -2^63. Storage: `BigInt64Array`.
  */
 import { describeJson, type ExtensionObject, type JsonObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { BigIntDataType } from "./integer.js";
 import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
+import { BigIntDataType } from "./integer.js";
 import { cannotHold, jsonIntegerToBigInt } from "./shared.js";
 
 /** The value NumPy uses for "not a time": the smallest int64. */

@@ -6,12 +6,12 @@
  */
 import { type DataType, type DataTypeEntry, type JsonObject, type JsonPath, MetadataError } from "@zarr/spec";
 import { ComplexDataType } from "./complex.js";
+import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
 import { timeDataTypeFromConfig } from "./datetime.js";
 import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
 import { Float16DataType } from "./float16.js";
 import { plainEntry } from "./plain-entry.js";
 import { MAX_RAW_BITS, RawBitsDataType, rawBitsOf } from "./raw-bits.js";
-import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
 import { CORE_PACKAGE, expectNoConfiguration } from "./shared.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 

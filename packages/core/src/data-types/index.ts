@@ -38,6 +38,7 @@
  */
 import type { DataTypeEntry } from "@zarr/spec";
 import { BoolDataType } from "./bool.js";
+import { boolDataType } from "./bool-entries.js";
 import { ComplexDataType } from "./complex.js";
 import { TimeDataType } from "./datetime.js";
 import {
@@ -53,11 +54,9 @@ import {
 } from "./extra.js";
 import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
 import { FloatDataType } from "./float.js";
+import { float32DataType, float64DataType } from "./float-entries.js";
 import { BigIntDataType, SmallIntDataType } from "./integer.js";
 import {
-  boolDataType,
-  float32DataType,
-  float64DataType,
   int8DataType,
   int16DataType,
   int32DataType,
@@ -66,50 +65,48 @@ import {
   uint16DataType,
   uint32DataType,
   uint64DataType,
-} from "./numeric.js";
+} from "./integer-entries.js";
 import { RawBitsDataType } from "./raw-bits.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { MACHINE_LITTLE_ENDIAN } from "./byte-order.js";
+export { NAT, TIME_UNITS } from "./datetime.js";
 export { float32BitsToNumber, numberToFloat32Bits } from "./float-bits.js";
-export { float16BitsToNumber, numberToFloat16Bits } from "./float16-bits.js";
 export { floatFillValueToJson, parseFloatFillValue } from "./float-fill.js";
 export { Float16DataType } from "./float16.js";
-export { NAT, TIME_UNITS } from "./datetime.js";
+export { float16BitsToNumber, numberToFloat16Bits } from "./float16-bits.js";
 export {
   BigIntDataType,
   BoolDataType,
   BytesDataType,
+  boolDataType,
+  bytesDataType,
   ComplexDataType,
+  complex64DataType,
+  complex128DataType,
+  datetime64DataType,
   FixedLengthUtf32DataType,
   FloatDataType,
-  RawBitsDataType,
-  SmallIntDataType,
-  StringDataType,
-  TimeDataType,
-};
-export {
-  boolDataType,
+  fixedLengthUtf32DataType,
+  float16DataType,
+  float32DataType,
+  float64DataType,
   int8DataType,
   int16DataType,
   int32DataType,
   int64DataType,
+  RawBitsDataType,
+  rawBitsDataType,
+  SmallIntDataType,
+  StringDataType,
+  stringDataType,
+  TimeDataType,
+  timedelta64DataType,
   uint8DataType,
   uint16DataType,
   uint32DataType,
   uint64DataType,
-  float16DataType,
-  float32DataType,
-  float64DataType,
-  complex64DataType,
-  complex128DataType,
-  stringDataType,
-  bytesDataType,
-  rawBitsDataType,
-  fixedLengthUtf32DataType,
-  datetime64DataType,
-  timedelta64DataType,
 };
 
 /** Every built-in data type entry, for `createRegistry`. */

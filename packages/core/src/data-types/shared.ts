@@ -1,8 +1,7 @@
 /** Pieces the built-in data types share: error helpers, configuration checks, 64-bit integer JSON. */
 import { describeJson, type JsonObject, type JsonPath, type JsonValue, MetadataError, ZarrError } from "@zarr/spec";
 
-/** The npm package that provides the built-in data types (named in registry errors). */
-export const CORE_PACKAGE = "@zarr/core";
+export { CORE_PACKAGE } from "./core-package.js";
 
 /** Describes a user-supplied value briefly for error messages. */
 export function describeValue(value: unknown): string {

@@ -35,9 +35,9 @@ import {
   type Scalar,
   type StructValue,
 } from "@zarr/spec";
+import { elementMemoryBytes, SLOT_BYTES } from "../limits.js";
 import { decodeBase64 } from "./base64.js";
 import { checkByteLength } from "./byte-order.js";
-import { elementMemoryBytes, SLOT_BYTES } from "../limits.js";
 import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";
 import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";

@@ -3,7 +3,7 @@
  * before encoding it. Only writes import this (bundle size: readers never load it).
  */
 import { type ChunkSpec, cStrides, type DataType, type NdArray, shapeSize } from "@zarr/spec";
-import { checkChunkMemory } from "../limits.js";
+import { checkChunkFits } from "../limits.js";
 import { memoryStorage } from "./executor.js";
 import { giveScratch, takeScratch } from "./scratch.js";
 
@@ -20,8 +20,8 @@ export interface ChunkBuffer {
  * more (its encoded bytes are written). Data types whose elements are not plain memory
  * (strings, objects) get a fresh array. Checked against `maxChunkBytes` first.
  */
-export function takeChunkBuffer(dataType: DataType, spec: ChunkSpec, maxChunkBytes: number, onShared: boolean): ChunkBuffer {
-  checkChunkMemory(spec, "(chunk buffer)", maxChunkBytes);
+export async function takeChunkBuffer(dataType: DataType, spec: ChunkSpec, maxChunkBytes: number, onShared: boolean): Promise<ChunkBuffer> {
+  await checkChunkFits(spec, "(chunk buffer)", maxChunkBytes);
   const { shape } = spec;
   const n = shapeSize(shape);
   const stride = cStrides(shape);

@@ -7,7 +7,7 @@
  */
 import type { CodecCallContext, DataType, TypedArray, WorkerPool } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
-import { checkChunkMemory } from "../limits.js";
+import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
 import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
@@ -51,14 +51,14 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   const pool = cache === undefined ? offloadPool(array, options.workers) : undefined;
   const { maxChunkBytes } = array.config;
   // A shard is read in parts, never whole: its inner chunks are bounded by the inner chain.
-  const checkRead = (task: ChunkReadTask) => {
-    if (!codecs.partialReads) checkChunkMemory(task.spec, task.key, maxChunkBytes);
+  const checkRead = async (task: ChunkReadTask): Promise<void> => {
+    if (!codecs.partialReads) await checkChunkFits(task.spec, task.key, maxChunkBytes);
   };
   const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
     codecs.encode(task.chunk, task.spec, { key: task.key, signal });
   const local = async (task: ChunkReadTask): Promise<boolean> => {
     // Before anything is read or allocated for it (the decoders bound themselves by the same sizes).
-    checkRead(task);
+    await checkRead(task);
     const ctx: CodecCallContext = { key: task.key, signal };
     if (cache !== undefined) {
       // Loaded with the first cached read: apps without a chunk cache never load it.

@@ -37,7 +37,7 @@ export function poolRunners(
   signal: AbortSignal | undefined,
   local: (task: ChunkReadTask) => Promise<boolean>,
   encodeLocal: (task: ChunkEncodeTask) => Promise<Uint8Array>,
-  checkRead: (task: ChunkReadTask) => void,
+  checkRead: (task: ChunkReadTask) => Promise<void>,
 ): PoolRunners {
   const { store, codecs } = array;
   const workerArray = describeArray(array);
@@ -47,9 +47,9 @@ export function poolRunners(
   const worthSending = (data: unknown, spec: ChunkSpec): boolean =>
     ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer && shapeSize(spec.shape) * itemBytes >= WORKER_MIN_BYTES;
   return {
-    read(task) {
+    async read(task) {
       if (!worthSending(task.target.out.data, task.spec)) return local(task);
-      checkRead(task);
+      await checkRead(task);
       // Without a store of their own, workers get the bytes from here; a shard is then read
       // whole, which pays only when the selection needs all of it.
       if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
