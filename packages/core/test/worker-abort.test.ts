@@ -191,4 +191,27 @@ describe("get over a worker pool with a signal", () => {
     expect(Buffer.compare(Buffer.from((again.data as Float64Array).buffer), Buffer.from(values.buffer))).toBe(0);
     expect(Atomics.load(c, READS_DONE)).toBe(done + 6);
   });
+
+  it("stops encoding chunks of a set in the workers when its signal aborts", async () => {
+    const store = new MemoryStore();
+    // Six 64 KiB chunks whose encoding takes 2 s each, two at a time in the one worker.
+    const arr = await createArray(store, "slow", {
+      shape: [768, 64],
+      chunkShape: [128, 64],
+      dataType: "float64",
+      codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "test.heavy", configuration: { encodeMs: 2000 } }],
+      registry,
+    });
+    const workers = watched(pool);
+    const controller = new AbortController();
+    const writing = outcome(set(arr, null, Float64Array.from({ length: 768 * 64 }, (_, i) => i), { workers, signal: controller.signal }));
+    await until(() => workers.runs >= 2);
+    controller.abort();
+    const aborted = Date.now();
+    expect(await writing).toBe("ABORTED");
+    // The encodes in the worker stopped (2 s each otherwise) and the queued ones never ran.
+    await until(() => workers.settled === workers.runs);
+    expect(Date.now() - aborted).toBeLessThan(1500);
+    expect([...store.map.keys()].filter((k) => k.startsWith("slow/c/"))).toEqual([]);
+  });
 });
