@@ -39,7 +39,9 @@ export interface ServeWorkerCallsOptions {
  * Serves a worker pool's calls in this worker. A browser app's worker script calls it once,
  * registering by name the modules that chunk tasks need (the bundler then includes them):
  * `@zarr/core/engine-task` and every codec package whose codecs its arrays use. Node's
- * `createWorkerPool` runs it in its worker threads already.
+ * `createWorkerPool` runs it in its worker threads already. When the pool cancels a call
+ * (its caller's signal aborted), an export marked with `takesCallContext` of `@zarr/spec`
+ * sees the signal it got after its arguments abort; core's chunk tasks then stop.
  *
  * @example
  * ```ts
