@@ -164,6 +164,10 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
     // A chunk failing in a worker rejects the read with its code and key.
     expect(r.failure).toMatchObject({ code: "CHECKSUM_MISMATCH", key: "bad/c/0/1" });
     expect(r.failure?.message).toContain("bad/c/0/1");
+    // An aborted read rejects with ABORTED and leaves no call of the pool unsettled.
+    expect(r.aborted.code).toBe("ABORTED");
+    expect(r.aborted.calls).toBeGreaterThan(0);
+    expect(r.aborted.settled).toBe(r.aborted.calls);
     expect(errors).toEqual([]);
   });
 

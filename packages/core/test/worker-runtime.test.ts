@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { ZarrError } from "../src/index.js";
+import { takesCallContext, throwIfAborted, type WorkerCallContext, ZarrError } from "../src/index.js";
 import { createWorkerPool, type WebWorkerLike } from "../src/workers/browser.js";
 import { CALLS_PER_WORKER } from "../src/workers/pool-core.js";
 import type { ResultMessage, TaskMessage } from "../src/workers/protocol.js";
@@ -22,7 +22,15 @@ const FILE_URL = pathToFileURL(fileModule).href;
 
 let slowRunning = 0;
 let slowMost = 0;
+const stoppable = { running: 0, stopped: 0 };
 const registered = {
+  /** Runs until its call is cancelled. */
+  untilCancelled: takesCallContext(async (context: WorkerCallContext) => {
+    stoppable.running++;
+    await new Promise((resolve) => context.signal.addEventListener("abort", resolve));
+    stoppable.stopped++;
+    throwIfAborted(context.signal);
+  }),
   where: "registered",
   twice: (x: number) => 2 * x,
   fail(key: string) {
@@ -89,6 +97,24 @@ describe("serveWorkerCalls", () => {
     expect(unknown.ok || unknown.error.message).toContain('Worker module "@zarr/codec-nowhere" could not be loaded: it is not registered with serveWorkerCalls');
   });
 
+  it("answers a call cancelled while its module loads with ABORTED, never starting the export", async () => {
+    const { port1, port2 } = new MessageChannel();
+    let calls = 0;
+    const slowModule = () => new Promise<object>((r) => setTimeout(() => r({ count: () => ++calls }), 50));
+    serveWorkerCalls({ modules: { "test/slow-load": slowModule }, port: port2 });
+    try {
+      const reply = new Promise<ResultMessage>((resolve) => {
+        port1.onmessage = (e) => resolve(e.data as ResultMessage);
+      });
+      port1.postMessage({ id: 3, moduleUrl: "test/slow-load", exportName: "count", args: [] } satisfies TaskMessage);
+      port1.postMessage({ cancel: 3 });
+      expect(await reply).toMatchObject({ id: 3, ok: false, error: { name: "ZarrError", code: "ABORTED" } });
+      expect(calls).toBe(0);
+    } finally {
+      port1.close();
+    }
+  });
+
   it("needs a port outside a Web Worker", () => {
     expect(() => serveWorkerCalls({})).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
@@ -134,6 +160,23 @@ describe("the browser createWorkerPool", () => {
     await pool.close();
     expect(logs.every((l) => l.terminated === 1)).toBe(true);
     await expect(pool.run("test/math", "twice", [1])).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  it("cancels calls: a queued one without sending it, a running one through the signal its export gets", async () => {
+    const log = { posted: 0, terminated: 0 };
+    const pool = createWorkerPool({ size: 1, createWorker: () => channelWorker(log) });
+    const controller = new AbortController();
+    const { signal } = controller;
+    const code = (p: Promise<unknown>) => p.catch((e: ZarrError) => e.code);
+    const running = [1, 2].map(() => code(pool.run("test/math", "untilCancelled", [], [], { signal })));
+    const queued = code(pool.run("test/math", "twice", [1], [], { signal }));
+    while (stoppable.running < 2) await new Promise((r) => setTimeout(r, 1));
+    controller.abort();
+    expect(await Promise.all([...running, queued])).toEqual(["ABORTED", "ABORTED", "ABORTED"]);
+    expect(stoppable.stopped).toBe(2);
+    expect(log.posted).toBe(4); // two calls and their two cancel messages; the queued call was never sent
+    expect(await pool.run("test/math", "twice", [4], [], { signal: new AbortController().signal })).toBe(8);
+    await pool.close();
   });
 
   it("fails the calls of a worker that reports an error, and starts another", async () => {

@@ -19,6 +19,18 @@ export interface ModuleExport {
   moduleName?: string;
 }
 
+/** Options of one {@link WorkerPool.run} call. */
+export interface WorkerRunOptions {
+  /**
+   * Cancels the call. A call still waiting for a worker is dropped and rejects with
+   * `ABORTED` at once (an already-aborted signal posts nothing). A call a worker has started
+   * is told to stop: the worker aborts the signal it passed the export (see
+   * {@link takesCallContext}), and the call rejects with `ABORTED` when the worker answers,
+   * not before, since the export may still be writing into memory the caller shares with it.
+   */
+  signal?: AbortSignal;
+}
+
 /** Runs functions of ES modules in worker threads. */
 export interface WorkerPool {
   /** Number of worker threads. */
@@ -28,8 +40,16 @@ export interface WorkerPool {
    * worker's runtime has the module registered under, e.g. `"@zarr/core/engine-task"`) in a worker
    * with `args` (structured-cloned; buffers in `transfer` are moved, not copied). Resolves
    * with its (awaited) result; a thrown `ZarrError` comes back with its code and message.
+   * `options.signal` cancels the call (pools written before it may ignore `options`: their
+   * calls then run to the end).
    */
-  run<R>(moduleUrl: string, exportName: string, args: readonly unknown[], transfer?: readonly ArrayBuffer[]): Promise<R>;
+  run<R>(
+    moduleUrl: string,
+    exportName: string,
+    args: readonly unknown[],
+    transfer?: readonly ArrayBuffer[],
+    options?: WorkerRunOptions,
+  ): Promise<R>;
   /** Stops the workers; pending calls reject with `ABORTED`. */
   close(): Promise<void>;
 }
@@ -43,4 +63,42 @@ export function workerModuleUrl(callerUrl: string, file: string): string {
   const url = new URL(file, callerUrl);
   if (callerUrl.endsWith(".ts")) url.pathname = url.pathname.replace(/\/src\/(?!.*\/src\/)/, "/dist/");
   return url.href;
+}
+
+/** What a worker runtime passes an export that {@link takesCallContext}, after the call's arguments. */
+export interface WorkerCallContext {
+  /** Aborted when the caller aborts the call (`WorkerPool.run`'s `options.signal`). */
+  readonly signal: AbortSignal;
+}
+
+/** The property by which a worker runtime knows that an export takes a {@link WorkerCallContext}. */
+const TAKES_CONTEXT = "takesCallContext";
+
+/**
+ * Marks a worker-module export as taking a {@link WorkerCallContext} as its argument after
+ * the call's own (`args.length` of them), and returns it. Worker runtimes pass other
+ * exports only their arguments, so a function with optional trailing parameters never gets
+ * a context it does not expect. An export that is cancelled should stop soon and throw
+ * (`throwIfAborted(context.signal)` between stages, the signal handed on to its reads).
+ *
+ * @example
+ * ```ts
+ * export const slowSum = takesCallContext(async (values: number[], context?: WorkerCallContext) => {
+ *   let sum = 0;
+ *   for (const v of values) {
+ *     throwIfAborted(context?.signal);
+ *     sum += await expensive(v);
+ *   }
+ *   return sum;
+ * });
+ * ```
+ */
+export function takesCallContext<F extends (...args: never[]) => unknown>(fn: F): F {
+  (fn as unknown as Record<string, unknown>)[TAKES_CONTEXT] = true;
+  return fn;
+}
+
+/** True when `fn` was marked by {@link takesCallContext}. */
+export function wantsCallContext(fn: unknown): boolean {
+  return typeof fn === "function" && (fn as unknown as Record<string, unknown>)[TAKES_CONTEXT] === true;
 }

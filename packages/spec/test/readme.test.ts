@@ -11,6 +11,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("1,4,7,2,5,8,3,6,9");
   expect(out).toContain("[ 2, 4, 6 ]");
   expect(out).toContain("[ 2, 12 ]");
+  expect(out).toContain("true false ABORTED");
   expect(out).toContain("'1,2 #5 covers false', '1,1 #4 covers false', '1,0 #3 covers false'");
   expect(out).toContain("0,0 1,0 0,1 1,1");
   expect(out).toContain("undefined B 60 1");

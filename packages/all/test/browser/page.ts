@@ -29,6 +29,8 @@ export interface PageReport {
   arrays: ArrayReport[];
   /** The error of reading `bad` with `workers`. */
   failure: { code?: string; key?: string; message: string } | undefined;
+  /** A read with `workers` aborted once its first pool call was made: its error code, and the pool calls it made and that have settled. */
+  aborted: { code: string | undefined; calls: number; settled: number };
 }
 
 function bytesOf(data: TypedArray): Uint8Array {
@@ -54,9 +56,9 @@ async function run(dataUrl: string, names: string[]): Promise<PageReport> {
   let calls = 0;
   const workers: WorkerPool = {
     size: pool.size,
-    run(moduleUrl, exportName, args, transfer) {
+    run(moduleUrl, exportName, args, transfer, options) {
       calls++;
-      return pool.run(moduleUrl, exportName, args, transfer);
+      return pool.run(moduleUrl, exportName, args, transfer, options);
     },
     close: () => pool.close(),
   };
@@ -83,10 +85,32 @@ async function run(dataUrl: string, names: string[]): Promise<PageReport> {
       const e = error as { code?: string; key?: string; message: string };
       failure = { code: e.code, key: e.key, message: e.message };
     }
-    return { size: pool.size, crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer === "function", arrays, failure };
+    const aborted = await abortedRead(pool, await openArray(store, names[0], { registry }));
+    return { size: pool.size, crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer === "function", arrays, failure, aborted };
   } finally {
     await pool.close();
   }
+}
+
+/** Reads `arr` with `pool`, aborting once the first call is made; waits (up to 5 s) for every call to settle. */
+async function abortedRead(pool: WorkerPool, arr: Parameters<typeof get>[0]): Promise<PageReport["aborted"]> {
+  const controller = new AbortController();
+  let calls = 0;
+  let settled = 0;
+  const workers: WorkerPool = {
+    size: pool.size,
+    run<R>(...call: Parameters<WorkerPool["run"]>): Promise<R> {
+      if (++calls === 1) queueMicrotask(() => controller.abort());
+      return pool.run<R>(...call).finally(() => settled++);
+    },
+    close: () => pool.close(),
+  };
+  const code = await get(arr, null, { workers, signal: controller.signal }).then(
+    () => undefined,
+    (error: { code?: string }) => error.code,
+  );
+  for (let i = 0; i < 500 && settled < calls; i++) await new Promise((r) => setTimeout(r, 10));
+  return { code, calls, settled };
 }
 
 (globalThis as { zarrWorkers?: typeof run }).zarrWorkers = run;

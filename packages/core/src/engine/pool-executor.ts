@@ -58,7 +58,7 @@ export function poolRunners(
     encode(task) {
       if (!worthSending(task.chunk.data, task.spec)) return encodeLocal(task);
       const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: task.chunk.data as TypedArray };
-      return pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call]);
+      return pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call], [], { signal });
     },
   };
 }
@@ -106,5 +106,6 @@ async function readInWorker(
     dst: dst as WorkerChunkRead["dst"],
     outIsZero: outIsZero === true,
   };
-  return pool.run<boolean>(ENGINE_TASK_MODULE, "readChunk", [call], transfer);
+  // The signal takes the call out of the pool's queue, or stops the worker mid-read.
+  return pool.run<boolean>(ENGINE_TASK_MODULE, "readChunk", [call], transfer, { signal });
 }

@@ -2,6 +2,10 @@
  * The chunk task as a worker thread runs it: build (once) the same codec chain and store
  * the calling thread has, from their descriptions, then run the same read as the calling
  * thread would, into the shared result.
+ *
+ * Both tasks take the call's context (`takesCallContext`): when the caller aborts, the
+ * signal stops the store reads and the codec chain between stages, and the task throws
+ * `ABORTED`, so the worker answers soon and the pool can let the caller go.
  */
 import {
   type ByteSource,
@@ -18,6 +22,9 @@ import {
   type Scalar,
   type Store,
   type TypedArray,
+  takesCallContext,
+  throwIfAborted,
+  type WorkerCallContext,
   type WorkerStoreRecipe,
   ZarrError,
 } from "@zarr/spec";
@@ -116,11 +123,18 @@ function bytesSource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/** Reads one chunk into the shared result; false when it is not stored. */
-export async function readChunk(task: WorkerChunkRead): Promise<boolean> {
+/**
+ * Reads one chunk into the shared result; false when it is not stored. `context.signal`
+ * (from the worker runtime) stops it between stages (before the store read, after it,
+ * between decode stages) and is passed on to the worker's own store reads; a stopped read
+ * throws `ABORTED`, leaving the result's region of this chunk partly written.
+ */
+export const readChunk = takesCallContext(async function readChunk(task: WorkerChunkRead, context?: WorkerCallContext): Promise<boolean> {
+  const signal = context?.signal;
   const { pipeline, dataType, fillValue } = await chainOf(task.array);
-  const source =
-    "bytes" in task.source ? bytesSource(task.source.bytes) : storeSource(await storeOf(task.source.store), task.key, undefined);
+  throwIfAborted(signal);
+  const source = "bytes" in task.source ? bytesSource(task.source.bytes) : storeSource(await storeOf(task.source.store), task.key, signal);
+  throwIfAborted(signal);
   const spec: ChunkSpec = { shape: task.shape, dataType, fillValue };
   const target: DecodeTarget = {
     out: { data: task.out.data, shape: [], stride: task.out.stride, offset: task.out.offset },
@@ -129,12 +143,12 @@ export async function readChunk(task: WorkerChunkRead): Promise<boolean> {
     outIsZero: task.outIsZero,
   };
   try {
-    return await pipeline.decodePartialInto(source, spec, target, { key: task.key });
+    return await pipeline.decodePartialInto(source, spec, target, { key: task.key, signal });
   } finally {
     // Cached state (shard indexes) could go stale: the calling thread's writes never reach it.
     pipeline.clearCache();
   }
-}
+});
 
 /** One chunk encode, as sent to a worker. */
 export interface WorkerChunkEncode {
@@ -145,12 +159,18 @@ export interface WorkerChunkEncode {
   data: TypedArray;
 }
 
-/** Encodes one chunk; the bytes come back in a buffer of their own (moved, not copied). */
-export async function encodeChunk(task: WorkerChunkEncode): Promise<Uint8Array> {
+/**
+ * Encodes one chunk; the bytes come back in a buffer of their own (moved, not copied).
+ * `context.signal` stops it before and after encoding (and reaches the codecs), with `ABORTED`.
+ */
+export const encodeChunk = takesCallContext(async function encodeChunk(task: WorkerChunkEncode, context?: WorkerCallContext): Promise<Uint8Array> {
+  const signal = context?.signal;
   const { pipeline, dataType, fillValue } = await chainOf(task.array);
+  throwIfAborted(signal);
   const spec: ChunkSpec = { shape: task.shape, dataType, fillValue };
-  const bytes = await pipeline.encode({ data: task.data, shape: task.shape, stride: cStrides(task.shape) }, spec, { key: task.key });
+  const bytes = await pipeline.encode({ data: task.data, shape: task.shape, stride: cStrides(task.shape) }, spec, { key: task.key, signal });
+  throwIfAborted(signal);
   // Bytes that are a view (of the shared chunk, or of a larger buffer) are copied once so
   // that the reply owns its buffer and can move it.
   return ownsBuffer(bytes) ? bytes : bytes.slice();
-}
+});

@@ -7,16 +7,20 @@
  * already waits in its message queue when the current one ends: with one call at a time a
  * worker sat idle for a round trip through the main thread (often busy reading files)
  * after every chunk. Blocking calls still run one after another; asynchronous ones overlap.
+ *
+ * A call's signal (`run`'s `options.signal`) drops it from the queue, or, once sent, posts
+ * the worker a cancel message; a sent call settles only with the worker's answer, since
+ * until then the worker may be writing into the caller's shared result.
  */
-import { type WorkerPool, ZarrError, type ZarrErrorCode } from "@zarr/spec";
-import type { ResultMessage, TaskMessage } from "./protocol.js";
+import { type WorkerPool, type WorkerRunOptions, ZarrError, type ZarrErrorCode } from "@zarr/spec";
+import type { PoolMessage, ResultMessage, TaskMessage } from "./protocol.js";
 
 /** Calls handed to one worker before it answers (see the module comment). */
 export const CALLS_PER_WORKER = 2;
 
 /** A started worker, as the pool core drives it. */
 export interface PoolWorker {
-  post(message: TaskMessage, transfer: ArrayBuffer[]): void;
+  post(message: PoolMessage, transfer: ArrayBuffer[]): void;
   /** Told when the worker gets its first call (true) and when it has none left (false). */
   busy?(busy: boolean): void;
   terminate(): Promise<unknown>;
@@ -36,15 +40,26 @@ export type StartWorker = (events: PoolWorkerEvents) => PoolWorker;
 interface Pending {
   message: TaskMessage;
   transfer: readonly ArrayBuffer[];
+  signal: AbortSignal | undefined;
+  /** The worker the call was sent to. */
+  worker?: PoolWorker;
+  /** Settle the call (and stop listening to its signal). */
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+function aborted(signal: AbortSignal | undefined): ZarrError {
+  return new ZarrError("ABORTED", "The operation was aborted", { cause: signal?.reason });
 }
 
 /** A {@link WorkerPool} over workers that `start` creates on demand, at most `size`. */
 export class PoolCore implements WorkerPool {
   /** Every started worker with its calls in progress, by call id. */
   private readonly workers = new Map<PoolWorker, Map<number, Pending>>();
-  private readonly queue: Pending[] = [];
+  /** Calls waiting for a worker, oldest first (a set: an aborted call leaves it at once, wherever it is). */
+  private readonly queue = new Set<Pending>();
+  /** The unsettled calls of each signal given to `run`, and the one listener on it. */
+  private readonly signals = new Map<AbortSignal, { calls: Set<Pending>; onAbort: () => void }>();
   private nextId = 1;
   private closed = false;
 
@@ -55,24 +70,90 @@ export class PoolCore implements WorkerPool {
     private readonly label = "worker",
   ) {}
 
-  run<R>(moduleUrl: string, exportName: string, args: readonly unknown[], transfer: readonly ArrayBuffer[] = []): Promise<R> {
+  run<R>(
+    moduleUrl: string,
+    exportName: string,
+    args: readonly unknown[],
+    transfer: readonly ArrayBuffer[] = [],
+    options: WorkerRunOptions = {},
+  ): Promise<R> {
     if (this.closed) return Promise.reject(new ZarrError("ABORTED", "The worker pool is closed"));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(aborted(signal));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({
+      const task: Pending = {
         message: { id: this.nextId++, moduleUrl, exportName, args },
         transfer,
+        signal,
         resolve: resolve as (v: unknown) => void,
         reject,
-      });
+      };
+      if (signal !== undefined) {
+        this.watch(signal, task);
+        // However the call settles (answer, failed worker, close, abort), it stops watching.
+        task.resolve = (value) => {
+          this.unwatch(signal, task);
+          resolve(value as R);
+        };
+        task.reject = (error) => {
+          this.unwatch(signal, task);
+          reject(error);
+        };
+      }
+      this.queue.add(task);
       this.dispatch();
     });
   }
 
+  /**
+   * Listens to `signal` for `task`: one listener per signal, whatever the number of its calls
+   * (an operation's chunk calls share one signal; Node warns past 10 listeners on one).
+   */
+  private watch(signal: AbortSignal, task: Pending): void {
+    let watched = this.signals.get(signal);
+    if (watched === undefined) {
+      const calls = new Set<Pending>();
+      const onAbort = () => {
+        this.signals.delete(signal);
+        for (const call of calls) this.cancel(call);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      watched = { calls, onAbort };
+      this.signals.set(signal, watched);
+    }
+    watched.calls.add(task);
+  }
+
+  /** `task` settled: the signal's listener goes with its last call. */
+  private unwatch(signal: AbortSignal, task: Pending): void {
+    const watched = this.signals.get(signal);
+    if (watched === undefined || !watched.calls.delete(task) || watched.calls.size > 0) return;
+    signal.removeEventListener("abort", watched.onAbort);
+    this.signals.delete(signal);
+  }
+
+  /** The signal of `task` aborted: drop it if it still waits, else ask its worker to stop it. */
+  private cancel(task: Pending): void {
+    if (this.queue.delete(task)) {
+      task.reject(aborted(task.signal));
+      return;
+    }
+    const { worker, message } = task;
+    if (worker === undefined || this.workers.get(worker)?.get(message.id) !== task) return;
+    try {
+      worker.post({ cancel: message.id }, []);
+    } catch {
+      // A worker that cannot be told still answers (or fails): the call settles then.
+    }
+  }
+
   private dispatch(): void {
-    while (this.queue.length > 0 && !this.closed) {
+    while (this.queue.size > 0 && !this.closed) {
       const worker = this.leastLoaded();
       if (worker === undefined) return;
-      const task = this.queue.shift() as Pending;
+      const task = this.queue.values().next().value as Pending;
+      this.queue.delete(task);
+      task.worker = worker;
       const calls = this.workers.get(worker) as Map<number, Pending>;
       calls.set(task.message.id, task);
       if (calls.size === 1) worker.busy?.(true);
@@ -111,7 +192,9 @@ export class PoolCore implements WorkerPool {
         calls.delete(reply.id);
         if (calls.size === 0) worker.busy?.(false);
         if (task !== undefined) {
-          if (reply.ok) task.resolve(reply.value);
+          // Cancelled: whatever the export made of it (stopped, failed, finished), the caller aborted.
+          if (task.signal?.aborted) task.reject(aborted(task.signal));
+          else if (reply.ok) task.resolve(reply.value);
           else {
             const { name, code, message, key } = reply.error;
             // Only a ZarrError's code is one of ours; anything else thrown in a worker (a
@@ -147,7 +230,9 @@ export class PoolCore implements WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) task.reject(new ZarrError("ABORTED", "The worker pool was closed"));
+    const queued = [...this.queue];
+    this.queue.clear();
+    for (const task of queued) task.reject(new ZarrError("ABORTED", "The worker pool was closed"));
     const all = [...this.workers.keys()];
     for (const calls of this.workers.values()) {
       for (const task of calls.values()) task.reject(new ZarrError("ABORTED", "The worker pool was closed"));

@@ -8,6 +8,14 @@ export interface TaskMessage {
   args: readonly unknown[];
 }
 
+/** Tells a worker to abort call `cancel` (the signal its runtime passed the export); it still answers the call. */
+export interface CancelMessage {
+  cancel: number;
+}
+
+/** What a pool sends its workers. */
+export type PoolMessage = TaskMessage | CancelMessage;
+
 /** The outcome of a call. */
 export type ResultMessage =
   | { id: number; ok: true; value: unknown }
