@@ -63,6 +63,50 @@ describe("decoding in worker threads gives the same values", () => {
     expect(modules).toContain("@zarr/codec-zfpy");
   });
 
+  it("with callerTakesPart, the calling thread decodes and encodes chunks too while every worker is busy", async () => {
+    const helped = createWorkerPool({ size: 1, callerTakesPart: true });
+    const plain = createWorkerPool({ size: 1 });
+    try {
+      const counting = (pool: WorkerPool) => {
+        const calls: string[] = [];
+        const wrapped: WorkerPool = {
+          size: pool.size,
+          callerTakesPart: pool.callerTakesPart,
+          run(moduleUrl, exportName, args, transfer, options) {
+            calls.push(exportName);
+            return pool.run(moduleUrl, exportName, args, transfer, options);
+          },
+          close: () => pool.close(),
+        };
+        return { calls, wrapped };
+      };
+      const arr = await createArray(new MemoryStore(), "helped", {
+        shape: [1024, 512],
+        chunkShape: [128, 256], // 16 chunks of 256 KiB
+        dataType: "float64",
+        codecs: [{ name: "bytes", configuration: { endian: "little" } }, ...(CHAINS.zstd as never[])],
+      });
+      const values = Float64Array.from({ length: 1024 * 512 }, (_, i) => Math.cos(i / 50) * 100 + (i % 11));
+      const writing = counting(helped);
+      await set(arr, null, values, { workers: writing.wrapped });
+      const reading = counting(helped);
+      const got = await get(arr, null, { workers: reading.wrapped });
+      expect(Buffer.compare(Buffer.from((got.data as Float64Array).buffer), Buffer.from(values.buffer))).toBe(0);
+      // Some chunks went to the worker, the others were done here while it was busy.
+      for (const { calls } of [writing, reading]) {
+        expect(calls.length).toBeGreaterThan(0);
+        expect(calls.length).toBeLessThan(16);
+      }
+      // Without it, every chunk goes to the pool.
+      const unhelped = counting(plain);
+      expect((await get(arr, null, { workers: unhelped.wrapped })).data).toEqual(got.data);
+      expect(unhelped.calls.length).toBe(16);
+    } finally {
+      await helped.close();
+      await plain.close();
+    }
+  });
+
   it("reports corrupt chunks decoded in a worker with the chunk key", async () => {
     const store = new MemoryStore();
     const arr = await createArray(store, "bad", {

@@ -227,6 +227,7 @@ export class Pipeline implements CodecPipeline, Stages {
         }
         bytes = await this.decodeStage(i, bytes, bounds[i], ctx, scratch);
       }
+      throwIfAborted(ctx.signal);
       if (this.arrayToArray.length === 0) {
         const ab = this.arrayToBytes;
         try {

@@ -188,7 +188,7 @@ describe("selections", () => {
     // Entries that are no selection at all go to the resolver loaded for index arrays and masks.
     expect(await codeOf(get(arr, ["a" as never]))).toBe("INVALID_SELECTION");
     expect(await codeOf(get(arr, [slice(0, 2), { kind: "ranges" } as never]))).toBe("INVALID_SELECTION");
-    expect((await get(arr, [null, true as never]).catch((x: ZarrError) => x)).message).toMatch(/Cannot select dimension 1 with true/);
+    expect(((await get(arr, [null, true as never]).catch((x: ZarrError) => x)) as ZarrError).message).toMatch(/Cannot select dimension 1 with true/);
     const e = await get(arr, [4]).catch((x: ZarrError) => x);
     expect((e as ZarrError).message).toMatch(/Index 4 is out of bounds for dimension 0 of length 4/);
   });

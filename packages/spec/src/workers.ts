@@ -36,6 +36,13 @@ export interface WorkerPool {
   /** Number of worker threads. */
   readonly size: number;
   /**
+   * True when the calling thread may run chunk tasks itself while every worker is busy,
+   * so a pool of one worker fewer than there are cores still keeps every core working (on
+   * Node, each worker thread costs about 10 MiB). Off unless set: in a browser the calling
+   * thread is the one that draws the page.
+   */
+  readonly callerTakesPart?: boolean;
+  /**
    * Calls export `exportName` of the module at `moduleUrl` (an absolute URL, or a name the
    * worker's runtime has the module registered under, e.g. `"@zarr/core/engine-task"`) in a worker
    * with `args` (structured-cloned; buffers in `transfer` are moved, not copied). Resolves

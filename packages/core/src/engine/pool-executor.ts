@@ -18,6 +18,12 @@ import { storeSource } from "./store-source.js";
 import { ENGINE_TASK_MODULE } from "./task-name.js";
 import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
 
+/**
+ * Calls in a pool that keep every worker busy: two per worker, as `createWorkerPool`'s
+ * pools hand out (the next call waits in a worker's queue while it runs the current one).
+ */
+const CALLS_PER_WORKER = 2;
+
 /** Chunks that decode to fewer bytes than this stay on the calling thread: the trip would cost more. */
 export const WORKER_MIN_BYTES = 64 * 1024;
 
@@ -43,6 +49,7 @@ export function poolRunners(
   const workerArray = describeArray(array);
   const recipe = store.workerStore?.();
   const itemBytes = array.dataType.byteSize ?? 0;
+  const share = new CallerShare(pool);
   // Workers see only shared memory, and small chunks are not worth the trip.
   const worthSending = (data: unknown, spec: ChunkSpec): boolean =>
     ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer && shapeSize(spec.shape) * itemBytes >= WORKER_MIN_BYTES;
@@ -53,14 +60,51 @@ export function poolRunners(
       // Without a store of their own, workers get the bytes from here; a shard is then read
       // whole, which pays only when the selection needs all of it.
       if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
-      return readInWorker(pool, workerArray, store, recipe, task, signal);
+      return share.run(
+        () => local(task),
+        () => readInWorker(pool, workerArray, store, recipe, task, signal),
+      );
     },
     encode(task) {
       if (!worthSending(task.chunk.data, task.spec)) return encodeLocal(task);
       const call: WorkerChunkEncode = { array: workerArray, key: task.key, shape: task.spec.shape, data: task.chunk.data as TypedArray };
-      return pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call], [], { signal });
+      return share.run(
+        () => encodeLocal(task),
+        () => pool.run<Uint8Array>(ENGINE_TASK_MODULE, "encodeChunk", [call], [], { signal }),
+      );
     },
   };
+}
+
+/**
+ * Where a task worth sending runs: in the pool, or on the calling thread when the pool
+ * lets it take part (`callerTakesPart`), every worker is busy and the calling thread runs
+ * no other task. One task at a time on the calling thread: it also reads, dispatches and
+ * answers the workers.
+ */
+class CallerShare {
+  /** Tasks sent to the pool and not settled (queued in it or running). */
+  private sent = 0;
+  private onCaller = false;
+
+  constructor(private readonly pool: WorkerPool) {}
+
+  async run<T>(here: () => Promise<T>, there: () => Promise<T>): Promise<T> {
+    if (this.pool.callerTakesPart === true && !this.onCaller && this.sent >= this.pool.size * CALLS_PER_WORKER) {
+      this.onCaller = true;
+      try {
+        return await here();
+      } finally {
+        this.onCaller = false;
+      }
+    }
+    this.sent++;
+    try {
+      return await there();
+    } finally {
+      this.sent--;
+    }
+  }
 }
 
 /** What a worker needs to build the same codec chain. */

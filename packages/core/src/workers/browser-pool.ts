@@ -51,5 +51,6 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       };
     },
     "web worker",
+    options.callerTakesPart === true,
   );
 }

@@ -75,5 +75,6 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       };
     },
     "worker thread",
+    options.callerTakesPart === true,
   );
 }

@@ -33,4 +33,10 @@ export interface WorkerPoolOptions {
    * (the form bundlers recognise and bundle the worker script for).
    */
   createWorker?: () => WebWorkerLike;
+  /**
+   * Let the calling thread run chunk tasks too while every worker is busy (see
+   * `WorkerPool.callerTakesPart`): with it, `size` one below the number of cores keeps them
+   * all working with one thread less. Default false (a browser's calling thread draws the page).
+   */
+  callerTakesPart?: boolean;
 }

@@ -68,6 +68,8 @@ export class PoolCore implements WorkerPool {
     private readonly start: StartWorker,
     /** How the workers are called in error messages ("worker thread", "web worker"). */
     private readonly label = "worker",
+    /** See `WorkerPool.callerTakesPart`. */
+    readonly callerTakesPart = false,
   ) {}
 
   run<R>(
