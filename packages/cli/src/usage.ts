@@ -46,9 +46,8 @@ export const USAGE: Record<string, string> = {
                    Default: json on standard output and for -o FILE.json; npy for any
                    other -o FILE (FILE.npy, no extension, /dev/null)
   -o, --output F   write to file F instead of standard output
-  -j, --workers N  worker threads for decoding large compressed chunks, besides the main
-                   thread, which decodes too while they are busy (default: one per core
-                   but one; 0: none). Threads start only for chunks worth it (64 KiB or more)`,
+  -j, --workers N  worker threads for decoding large compressed chunks (default: one per
+                   core; 0: none). Threads start only for chunks worth it (64 KiB or more)`,
   put: `Usage: zarr put STORE PATH --from FILE.npy [options]
   Create the array at PATH (and missing parent groups) from a NumPy .npy file. PATH is
   inside STORE ("/data/x" is STORE/data/x, as in zarr-python).
@@ -69,9 +68,8 @@ export const USAGE: Record<string, string> = {
   --filters JSON         v2: numcodecs filters, e.g. '[{"id":"delta","dtype":"<i4"}]'
   --order C|F            v2: memory order of each chunk (default C)
   --dimension-separator S  v2: "." (default, keys 0.1) or "/" (keys 0/1)
-  -j, --workers N        worker threads handed to the write engine, besides the main thread
-                         (default: one per core but one; 0: none); threads start only when
-                         the engine gives them chunks`,
+  -j, --workers N        worker pool handed to the write engine (default: one thread per core;
+                         0: none); threads start only when the engine gives them chunks`,
   convert: `Usage: zarr convert SRC DST [--path P] [--variable-length-strings] [--strict]
        zarr convert STORE --in-place [--path P] [--strict]
        zarr convert SRC DST --zarr-format 3-draft [--path P] [--strict]
@@ -131,7 +129,7 @@ export const USAGE: Record<string, string> = {
       reads; no --shards); --gdal-crs adds _CRS to Zarr v3, --no-gdal-crs leaves it out;
       --conventions v0.1 declares the conventions' v0.1 tags instead of the mini-spec's v1;
       -j N chunks of the levels built at once (default 4); --workers N threads decode and
-      encode chunks besides the main thread (default: one per core but one; 0: none)
+      encode chunks (default: one per core; 0: none)
   zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]
       rewrite older declarations (v0.1, branch heads, geo-proj 0.1.0 and its geo
       dictionary) in the mini-spec's v1 form (--conventions v0.1: in v0.1's), and convert

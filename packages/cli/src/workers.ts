@@ -1,8 +1,6 @@
 /**
- * The worker pool of the commands that read or write chunk data (`get`, `put`, the
- * geozarr builders): on by default, one thread fewer than there are available cores, with
- * the main thread taking chunks too while every worker is busy (so every core works, and
- * the process holds one thread, about 10 MiB, less); `--workers 0` turns it off.
+ * The worker pool of the commands that read or write chunk data (`get`, `put`): on by
+ * default, one thread per available core; `--workers 0` turns it off.
  */
 import { availableParallelism } from "node:os";
 import type { WorkerPool } from "@zarr/spec";
@@ -12,25 +10,23 @@ import { integerOption } from "./usage.js";
 export const MAX_WORKERS = 256;
 
 /**
- * The pool size `--workers` asks for: its value (0 = no pool), or by default one less than
- * the number of cores this process may use (`os.availableParallelism()`): the main thread
- * decodes too (see {@link withWorkerPool}), and on one core there is no pool. Anything
- * else is a usage error naming the option.
+ * The pool size `--workers` asks for: its value (0 = no pool), or by default the number
+ * of cores this process may use (`os.availableParallelism()`). Anything else is a usage
+ * error naming the option.
  *
  * @example
  * ```ts
- * workerCount("get", undefined); // 7 on an 8-core machine
+ * workerCount("get", undefined); // 8 on an 8-core machine
  * workerCount("get", "0");       // 0: decode on the main thread
  * ```
  */
 export function workerCount(command: string, text: string | undefined): number {
-  return integerOption(command, "--workers", text, 0, MAX_WORKERS, Math.min(MAX_WORKERS, availableParallelism() - 1));
+  return integerOption(command, "--workers", text, 0, MAX_WORKERS, Math.min(MAX_WORKERS, availableParallelism()));
 }
 
 /**
  * Runs `task` with a pool of `size` worker threads (none when `size` is 0) and closes the
- * pool afterwards, whatever happens. The main thread takes part: while every worker is
- * busy it decodes (or encodes) a chunk itself (`callerTakesPart`). The pool is cheap until used: threads start only
+ * pool afterwards, whatever happens. The pool is cheap until used: threads start only
  * when the engine hands one a chunk worth it (large, with a codec that is not
  * lightweight), so small reads never start one.
  * Workers get this process's module-loading Node flags only, so per-process ones such as
@@ -44,7 +40,7 @@ export function workerCount(command: string, text: string | undefined): number {
 export async function withWorkerPool<T>(size: number, task: (workers: WorkerPool | undefined) => Promise<T>): Promise<T> {
   if (size <= 0) return task(undefined);
   const { createWorkerPool } = await import("@zarr/core/workers");
-  const workers = createWorkerPool({ size, callerTakesPart: true });
+  const workers = createWorkerPool({ size });
   try {
     return await task(workers);
   } finally {

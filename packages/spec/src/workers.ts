@@ -37,9 +37,10 @@ export interface WorkerPool {
   readonly size: number;
   /**
    * True when the calling thread may run chunk tasks itself while every worker is busy,
-   * so a pool of one worker fewer than there are cores still keeps every core working (on
-   * Node, each worker thread costs about 10 MiB). Off unless set: in a browser the calling
-   * thread is the one that draws the page.
+   * so a pool of one worker fewer than there are cores still keeps every core working with
+   * less memory (on Node, each worker thread costs about 10 MiB). It can be slower: while
+   * the calling thread decodes, it does not dispatch or answer the workers. Off unless set:
+   * in a browser the calling thread is the one that draws the page.
    */
   readonly callerTakesPart?: boolean;
   /**
