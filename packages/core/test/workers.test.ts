@@ -11,7 +11,8 @@ const dir = mkdtempSync(join(tmpdir(), "zarr-workers-"));
 const moduleFile = join(dir, "task.mjs");
 writeFileSync(
   moduleFile,
-  `import { threadId } from "node:worker_threads";
+  `import { resourceLimits, threadId } from "node:worker_threads";
+export function limits() { return resourceLimits; }
 export function double(bytes) { const out = new Uint8Array(bytes.length); for (let i = 0; i < bytes.length; i++) out[i] = bytes[i] * 2; return out; }
 export async function slowThread(ms) { await new Promise((r) => setTimeout(r, ms)); return threadId; }
 export async function overlap(counters, ms) {
@@ -43,6 +44,16 @@ describe("createWorkerPool", () => {
     const ids = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>(TASK, "slowThread", [100])));
     expect(new Set(ids).size).toBe(2);
     expect(ids.every((id) => id > 0)).toBe(true);
+  });
+
+  it("caps a worker's young generation at 2 MB unless told otherwise", async () => {
+    expect((await pool.run<{ maxYoungGenerationSizeMb: number }>(TASK, "limits", [])).maxYoungGenerationSizeMb).toBe(2);
+    const roomy = createWorkerPool({ size: 1, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 } });
+    try {
+      expect(await roomy.run(TASK, "limits", [])).toMatchObject({ maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 });
+    } finally {
+      await roomy.close();
+    }
   });
 
   it("hands a worker its next call before it answers the current one", async () => {

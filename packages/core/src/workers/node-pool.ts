@@ -11,6 +11,9 @@ import type { ResultMessage } from "./protocol.js";
 
 const RUNNER_URL = new URL(import.meta.url.endsWith(".ts") ? "../../dist/workers/runner.js" : "./runner.js", import.meta.url);
 
+/** The default cap of a worker's young generation (see `WorkerPoolOptions.resourceLimits`). */
+const WORKER_YOUNG_GENERATION_MB = 2;
+
 /** Flags that take their value as the next argument, and that workers need to load modules. */
 const LOADING_FLAGS_WITH_VALUE = new Set(["--conditions", "-C", "--import", "--require", "-r", "--loader", "--experimental-loader"]);
 /** Flags (or `--flag=value` prefixes) passed on to workers: module loading and warnings. */
@@ -55,10 +58,11 @@ function workerExecArgv(): string[] {
  */
 export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   const size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, ...options.resourceLimits };
   return new PoolCore(
     size,
     (events) => {
-      const worker = new Worker(RUNNER_URL, { execArgv: workerExecArgv() });
+      const worker = new Worker(RUNNER_URL, { execArgv: workerExecArgv(), resourceLimits });
       let terminating = false;
       worker.on("message", (reply: ResultMessage) => events.reply(reply));
       worker.on("error", (error) => events.fail(error));

@@ -39,4 +39,12 @@ export interface WorkerPoolOptions {
    * all working with one thread less. Default false (a browser's calling thread draws the page).
    */
   callerTakesPart?: boolean;
+  /**
+   * Node: the worker threads' V8 heap limits (`Worker`'s `resourceLimits`). By default a
+   * worker's young generation is capped at 2 MB: chunk tasks allocate their buffers outside
+   * the JavaScript heap, and an uncapped young generation grows to ~8 MB per thread. Measured
+   * on the 256 MiB zstd benchmark (`zarr get`, two workers): 11 MiB less peak memory at
+   * the same speed. Browsers ignore it.
+   */
+  resourceLimits?: { maxYoungGenerationSizeMb?: number; maxOldGenerationSizeMb?: number; codeRangeSizeMb?: number; stackSizeMb?: number };
 }
