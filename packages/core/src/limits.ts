@@ -1,16 +1,15 @@
 /**
  * Bounds on memory allocated because metadata says so: a chunk's decoded size and one
- * element's size in memory, checked against the array's
- * `maxChunkBytes` before anything is allocated (a 49-byte `zarr.json` must not make a
- * reader allocate gigabytes). The errors, which only oversized arrays meet, are in
- * limit-errors.ts, which readers load when a bound is exceeded (bundle size).
+ * element's size in memory, checked against the array's `maxChunkBytes` before anything
+ * is allocated (a 49-byte `zarr.json` must not make a reader allocate gigabytes). The
+ * errors, which only oversized arrays meet, are in limit-errors.ts, loaded when a bound
+ * is exceeded (bundle size).
  */
 import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize, ZarrError } from "@zarr/spec";
 import type { ElementMemory } from "./limit-errors.js";
 
 /** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
 export const SLOT_BYTES = 8;
-
 
 /**
  * About how many bytes one element of `dataType` takes in memory once decoded: its binary
@@ -25,7 +24,6 @@ export function elementMemoryBytes(dataType: DataType): number {
 export function chunkMemoryBytes(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * elementMemoryBytes(spec.dataType);
 }
-
 
 /** Validates a `maxChunkBytes` option; undefined gives the default. */
 export function checkMaxChunkBytes(value: number | undefined): number {

@@ -29,6 +29,10 @@ export interface Plan {
   total: number;
 }
 
+/**
+ * Resolves `selection` against `array` into the chunks it touches, first dimension
+ * fastest. Loads the resolver of index arrays and masks when the selection has them.
+ */
 export async function plan(array: ZarrArray, selection: Selection | null | undefined): Promise<Plan> {
   // Index arrays and masks: their resolver loads when a selection has them (bundle size).
   const points = needsOtherResolver(selection) ? await import("./selection-points.js") : undefined;

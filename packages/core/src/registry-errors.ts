@@ -47,7 +47,6 @@ export function unknownEntry(
   );
 }
 
-
 /** The error of a lazy entry whose `load()` resolved an entry of another type. */
 export function wrongLazyEntry(lazy: { type: string; name: string }, loaded: { type: string; name: string }): ZarrError {
   return new ZarrError("UNSUPPORTED", `Lazy ${lazy.type} entry "${lazy.name}" loaded a ${loaded.type} entry named "${loaded.name}"`);

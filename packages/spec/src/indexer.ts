@@ -84,7 +84,6 @@ export function regularPartition(chunkSize: number, extent: number): DimensionPa
   return new RegularDimensionPartition(chunkSize, extent);
 }
 
-
 /**
  * {@link projectDimension} for an arithmetic progression (`step` may be negative), the
  * selections of slices and integers. Apart from the index lists' projection, so a reader
