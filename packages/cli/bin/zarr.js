@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `zarr` command. Run `pnpm build` first (tsc into dist/, then the metadata bundle).
+// The `zarr` command. Run `pnpm build` first (tsc into dist/, then the bundle).
 import { existsSync } from "node:fs";
 import module from "node:module";
 
@@ -7,10 +7,9 @@ import module from "node:module";
 module.enableCompileCache?.();
 
 const argv = process.argv.slice(2);
-// `info` and `tree` read metadata only: their bundle (dist/bundle/) starts several times
-// faster than loading the modules one by one. Everything else: dist/main.js.
-const bundle = new URL("../dist/bundle/metadata-main.js", import.meta.url);
-const { run } = await ((argv[0] === "info" || argv[0] === "tree") && existsSync(bundle)
-  ? import(bundle.href)
-  : import("../dist/main.js"));
+// The bundle (dist/bundle/) starts several times faster than loading the modules one by
+// one: `info` and `tree`, which read metadata only, from its smaller entry.
+const entry = argv[0] === "info" || argv[0] === "tree" ? "metadata-main.js" : "commands/main.js";
+const bundle = new URL(`../dist/bundle/${entry}`, import.meta.url);
+const { run } = await (existsSync(bundle) ? import(bundle.href) : import("../dist/main.js"));
 await run(argv);

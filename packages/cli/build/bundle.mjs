@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// Bundles `zarr info` and `zarr tree` (dist/metadata-main.js and what it imports, @zarr/*
-// packages included) into dist/bundle/ with esbuild, after `tsc` has built dist/. Node
-// loads a handful of files much faster than the ~90 modules they come from; the chunks
-// of codecs, stores and formats stay separate and load on first use. bin/zarr.js uses the
-// bundle when it exists. Run from packages/cli (the `build` script does).
+// Bundles the `zarr` command with esbuild, after `tsc` has built dist/: `zarr info` and
+// `zarr tree` (dist/metadata-main.js) into dist/bundle/, and every command (dist/main.js)
+// with the worker threads' program (dist/worker.js, which registers the codec and store
+// packages by name: core's own worker script loads them by file URLs the bundle moves)
+// into dist/bundle/commands/.
+// @zarr/* packages are included. Node loads a handful of files much faster than the ~90
+// modules they come from, in the main thread and in every worker; the chunks of codecs,
+// stores and formats stay separate and load on first use. bin/zarr.js uses the bundle
+// when it exists. Run from packages/cli (the `build` script does).
 //
-// dist/bundle/chunks.json says which packages each output file holds ({"chunk-X.js":
+// chunks.json in each directory says which packages each output file holds ({"chunk-X.js":
 // ["@zarr/core", ...]}), so a test can tell which packages a command loaded.
 import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -37,35 +41,48 @@ const lazyCrypto = {
 };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outdir = `${root}dist/bundle`;
-rmSync(outdir, { recursive: true, force: true });
-const { metafile } = await build({
-  metafile: true,
-  absWorkingDir: root,
-  entryPoints: ["dist/metadata-main.js"],
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  // Maps point into dist/ and node_modules (shipped anyway) instead of embedding sources.
-  sourcemap: "linked",
-  sourcesContent: false,
-  legalComments: "none",
-  logLevel: "warning",
-  plugins: [lazyCrypto],
-  // CommonJS dependencies bundled into ES modules (the AWS SDK under @zarr/store-s3) call
-  // require() for Node's built-in modules; it is made on first call, so chunks that never
-  // call it pay nothing.
-  banner: {
-    js: 'import { createRequire as __zarrCreateRequire } from "node:module"; let __zarrRequire; const require = (id) => (__zarrRequire ??= __zarrCreateRequire(import.meta.url))(id);',
-  },
-  // Less text to parse at start-up; names stay (stack traces, `constructor.name`), and
-  // the source map points back to dist/.
-  minifyWhitespace: true,
-  minifySyntax: true,
-});
+rmSync(`${root}dist/bundle`, { recursive: true, force: true });
+
+/**
+ * Bundles `entryPoints` into `outdir` with code splitting, and writes `chunks.json` there
+ * (which packages each output file holds).
+ */
+async function bundle(entryPoints, outdir) {
+  const { metafile } = await build({
+    metafile: true,
+    absWorkingDir: root,
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    // Maps point into dist/ and node_modules (shipped anyway) instead of embedding sources.
+    sourcemap: "linked",
+    sourcesContent: false,
+    legalComments: "none",
+    logLevel: "warning",
+    plugins: [lazyCrypto],
+    // CommonJS dependencies bundled into ES modules (the AWS SDK under @zarr/store-s3) call
+    // require() for Node's built-in modules; it is made on first call, so chunks that never
+    // call it pay nothing.
+    banner: {
+      js: 'import { createRequire as __zarrCreateRequire } from "node:module"; let __zarrRequire; const require = (id) => (__zarrRequire ??= __zarrCreateRequire(import.meta.url))(id);',
+    },
+    // Less text to parse at start-up; names stay (stack traces, `constructor.name`), and
+    // the source map points back to dist/.
+    minifyWhitespace: true,
+    minifySyntax: true,
+  });
+  const chunks = {};
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith(".js")) continue;
+    const inputs = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0);
+    chunks[file.slice(file.lastIndexOf("/") + 1)] = [...new Set(inputs.map(([input]) => packageOf(input)))].sort();
+  }
+  writeFileSync(`${outdir}/chunks.json`, `${JSON.stringify(chunks, null, 1)}\n`);
+}
 
 /** The package an input file belongs to: `@zarr/<dir>` for workspace packages, else its npm name. */
 function packageOf(input) {
@@ -75,10 +92,7 @@ function packageOf(input) {
   return workspace ? `@zarr/${workspace[1]}` : "@zarr/cli";
 }
 
-const chunks = {};
-for (const [file, output] of Object.entries(metafile.outputs)) {
-  if (!file.endsWith(".js")) continue;
-  const inputs = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0);
-  chunks[file.slice(file.lastIndexOf("/") + 1)] = [...new Set(inputs.map(([input]) => packageOf(input)))].sort();
-}
-writeFileSync(`${outdir}/chunks.json`, `${JSON.stringify(chunks, null, 1)}\n`);
+// Two bundles, so that each entry's chunks are its own: shared chunks between the
+// metadata commands and the others would split `info`'s few files into many.
+await bundle(["dist/metadata-main.js"], `${root}dist/bundle`);
+await bundle(["dist/main.js", "dist/worker.js"], `${root}dist/bundle/commands`);

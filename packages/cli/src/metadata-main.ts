@@ -4,8 +4,8 @@
  * (@zarr/spec, the parts of @zarr/core they reach, @zarr/store-fs), they start in a
  * fraction of the time the same modules take one by one; codec, store and format
  * packages stay in chunks loaded on first use. `bin/zarr.js` runs it for those two
- * commands; everything else goes through `main.js`, unbundled (worker threads load
- * codec modules by their file URLs, which bundling would move).
+ * commands, and the bundled `main.js` for the others (whose worker threads run the
+ * bundle's own worker script, worker.ts).
  */
 import { processIO } from "./cli-io.js";
 import { infoCommand } from "./commands/info.js";

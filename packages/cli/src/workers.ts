@@ -40,10 +40,18 @@ export function workerCount(command: string, text: string | undefined): number {
 export async function withWorkerPool<T>(size: number, task: (workers: WorkerPool | undefined) => Promise<T>): Promise<T> {
   if (size <= 0) return task(undefined);
   const { createWorkerPool } = await import("@zarr/core/workers");
-  const workers = createWorkerPool({ size });
+  const workers = createWorkerPool({ size, url: bundledWorkerScript() });
   try {
     return await task(workers);
   } finally {
     await workers.close();
   }
+}
+
+/**
+ * The worker script of the bundle when this module runs from it (`dist/bundle/commands/`), where
+ * core's own script could not find the modules it loads by URL; `undefined` otherwise.
+ */
+function bundledWorkerScript(): URL | undefined {
+  return /\/dist\/bundle\/commands\/[^/]+$/.test(import.meta.url) ? new URL("./worker.js", import.meta.url) : undefined;
 }

@@ -1,8 +1,8 @@
 /**
  * Start-up: `zarr info` and `zarr tree` load only what they use. The commands run under a
  * module-hook recorder (test/load-recorder.mjs) that lists every module the process loads;
- * files of the metadata bundle map to the packages they hold through
- * dist/bundle/chunks.json. No codec, store adapter other than @zarr/store-fs, or @zarr/all
+ * files of the bundles map to the packages they hold through their chunks.json
+ * (dist/bundle/ and dist/bundle/commands/). No codec, store adapter other than @zarr/store-fs, or @zarr/all
  * may be among them; `zarr get` on the same array, which decodes chunks, shows the
  * recorder does see codec packages.
  */
@@ -51,12 +51,16 @@ async function packagesLoaded(nodeArgs: string[]): Promise<{ packages: Set<strin
   const { stdout } = await run(process.execPath, ["--import", RECORDER, ...nodeArgs], {
     env: { ...process.env, ZARR_LOAD_LOG: log, ZARR_DEBUG: "" },
   });
-  const chunks = JSON.parse(readFileSync(path.join(BUNDLE_DIR, "chunks.json"), "utf8")) as Record<string, string[]>;
+  // The metadata bundle and the commands' bundle, each with its chunks.json.
+  const bundles = new Map(
+    [BUNDLE_DIR, path.join(BUNDLE_DIR, "commands")].map((dir) => [dir, JSON.parse(readFileSync(path.join(dir, "chunks.json"), "utf8")) as Record<string, string[]>]),
+  );
   const packages = new Set<string>();
   for (const url of readFileSync(log, "utf8").split("\n")) {
     if (!url.startsWith("file:")) continue;
     const file = fileURLToPath(url);
-    if (path.dirname(file) === BUNDLE_DIR) {
+    const chunks = bundles.get(path.dirname(file));
+    if (chunks !== undefined) {
       for (const p of chunks[path.basename(file)] ?? [`unknown bundle file ${path.basename(file)}`]) packages.add(p);
       continue;
     }

@@ -28,9 +28,9 @@ import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
 import { isRefusedLink, ReadContainment } from "./read-containment.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
 import { readFileIntoSync, readWholeFileIntoSync } from "./read-file-blocking.js";
-import { readFileVersioned } from "./versioned-read.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { removeStaleTemps, type StaleTempOptions } from "./temp-files.js";
+import { readFileVersioned } from "./versioned-read.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
 
 /** A duration option: a positive finite number of ms, or the default when omitted. */
@@ -235,6 +235,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   workerStore(): WorkerStoreRecipe {
     return {
       moduleUrl: THIS_MODULE,
+      // Bundled apps register the package by name in their worker script.
+      moduleName: "@zarr/store-fs",
       exportName: "openFileSystemStore",
       args: [this.root, { readOnly: true, followSymlinks: this.followSymlinks }],
     };

@@ -59,10 +59,12 @@ function workerExecArgv(): string[] {
 export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   const size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, ...options.resourceLimits };
+  // A bundled app's own worker script (`url`), or core's (which loads modules by URL).
+  const script = options.url === undefined ? RUNNER_URL : new URL(options.url);
   return new PoolCore(
     size,
     (events) => {
-      const worker = new Worker(RUNNER_URL, { execArgv: workerExecArgv(), resourceLimits });
+      const worker = new Worker(script, { execArgv: workerExecArgv(), resourceLimits });
       let terminating = false;
       worker.on("message", (reply: ResultMessage) => events.reply(reply));
       worker.on("error", (error) => events.fail(error));

@@ -15,8 +15,8 @@ export interface WebWorkerLike {
 
 /**
  * Options of `createWorkerPool`. The same call works in Node and in browsers: `url` and
- * `createWorker` say how a browser starts its workers; Node's pool ignores them (its worker
- * threads run core's own script).
+ * `createWorker` say how a browser starts its workers. Node's worker threads run core's own
+ * script unless `url` names another (a bundled app's); Node ignores `createWorker`.
  */
 export interface WorkerPoolOptions {
   /** Workers (default: the number of CPUs — `availableParallelism()`, `navigator.hardwareConcurrency` — at least 1). */
@@ -24,7 +24,10 @@ export interface WorkerPoolOptions {
   /**
    * Browsers: the worker script, started as a module worker, e.g.
    * `new URL("./zarr-worker.js", import.meta.url)`; it calls `serveWorkerCalls` of
-   * `@zarr/core/worker-runtime`.
+   * `@zarr/core/worker-runtime`. Node: an absolute `file:` URL of a worker script to run
+   * instead of core's, for a bundled app whose chunks have moved the modules core would
+   * load by URL; it calls `serveWorkerCalls` with its `parentPort` as `port`, registering
+   * `@zarr/core/engine-task` and the codec and store packages by name.
    */
   url?: string | URL;
   /**
