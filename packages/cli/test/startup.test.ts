@@ -104,3 +104,31 @@ describe("zarr info and tree load only what they use", () => {
     expect([...get.packages].filter((p) => /^@zarr\/(all|codec-(?!zstd$).*)$/.test(p))).toEqual([]);
   });
 });
+
+describe("zarr get runs from the commands' bundle, and so do its worker threads", () => {
+  it("the workers run the bundle's worker.js and load every module from the bundle", async () => {
+    const fs = new FileSystemStore(store);
+    // Two 64 KiB zstd chunks: large enough to be sent to the workers.
+    const big = await createArray(fs, "big", { shape: [256, 128], chunkShape: [128, 128], dataType: "float32", registry: cliRegistry() });
+    const values = Float32Array.from({ length: 256 * 128 }, (_, i) => Math.sin(i) * 100);
+    await set(big, null, { data: values, shape: [256, 128] });
+    const out = path.join(tempDir("zarr-cli-get-"), "big.npy");
+    const log = path.join(tempDir("zarr-cli-loads-"), "loads.txt");
+    await run(process.execPath, ["--import", RECORDER, CLI, "get", store, "big", "-o", out, "--workers", "2"], {
+      env: { ...process.env, ZARR_LOAD_LOG: log, ZARR_DEBUG: "" },
+    });
+    const files = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((u) => u.startsWith("file:"))
+      .map((u) => fileURLToPath(u));
+    const commands = path.join(BUNDLE_DIR, "commands");
+    expect(files).toContain(path.join(commands, "worker.js"));
+    expect(files).toContain(path.join(commands, "main.js"));
+    // Nothing of ours loaded from the packages' dist/ (core's worker script, the codec by URL).
+    expect(files.filter((f) => /packages[\\/][^\\/]+[\\/]dist[\\/](?!bundle)/.test(f))).toEqual([]);
+    const npy = readFileSync(out);
+    const headerLength = npy.readUInt16LE(8);
+    const data = new Float32Array(npy.buffer.slice(npy.byteOffset + 10 + headerLength, npy.byteOffset + npy.length));
+    expect(Buffer.compare(Buffer.from(data.buffer), Buffer.from(values.buffer))).toBe(0);
+  });
+});

@@ -46,6 +46,29 @@ describe("createWorkerPool", () => {
     expect(ids.every((id) => id > 0)).toBe(true);
   });
 
+  it("runs a worker script of the app's own (`url`): modules registered by name, as a bundled app does", async () => {
+    const runtime = new URL("../dist/workers/runtime.js", import.meta.url).href;
+    const script = join(dir, "app-worker.mjs");
+    writeFileSync(
+      script,
+      `import { parentPort } from "node:worker_threads";
+import { serveWorkerCalls } from ${JSON.stringify(runtime)};
+serveWorkerCalls({
+  modules: { "app/tasks": () => ({ triple: (x) => 3 * x }) },
+  port: { postMessage: (m, t) => parentPort.postMessage(m, t), addEventListener: (_t, l) => parentPort.on("message", (data) => l({ data })) },
+});
+`,
+    );
+    const own = createWorkerPool({ size: 1, url: pathToFileURL(script) });
+    try {
+      expect(await own.run("app/tasks", "triple", [7])).toBe(21);
+      // Core's own script registers no "app/tasks": only this one serves it.
+      await expect(pool.run("app/tasks", "triple", [7])).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    } finally {
+      await own.close();
+    }
+  });
+
   it("caps a worker's young generation at 2 MB unless told otherwise", async () => {
     expect((await pool.run<{ maxYoungGenerationSizeMb: number }>(TASK, "limits", [])).maxYoungGenerationSizeMb).toBe(2);
     const roomy = createWorkerPool({ size: 1, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 } });
