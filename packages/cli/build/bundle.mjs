@@ -11,7 +11,7 @@
 //
 // chunks.json in each directory says which packages each output file holds ({"chunk-X.js":
 // ["@zarr/core", ...]}), so a test can tell which packages a command loaded.
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -40,6 +40,27 @@ const lazyCrypto = {
   },
 };
 
+/**
+ * In Node, @zarr/core's and @zarr/spec's modules that load on first use (a browser
+ * bundle's lazy chunks) cost a file each and save nothing: in the CLI's bundles their
+ * relative dynamic imports become static ones, so those modules join the chunks that use
+ * them instead of splitting the start-up into many small files.
+ */
+const eagerCore = {
+  name: "eager-core-modules",
+  setup(b) {
+    b.onLoad({ filter: /[\\/](core|spec)[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const imports = [];
+      const contents = readFileSync(args.path, "utf8").replace(/\bimport\(("\.{1,2}\/[^"]+\.js")\)/g, (_, specifier) => {
+        const name = `__eager${imports.length}`;
+        imports.push(`import * as ${name} from ${specifier};`);
+        return `Promise.resolve(${name})`;
+      });
+      return { contents: imports.length === 0 ? contents : `${imports.join("\n")}\n${contents}`, loader: "js", resolveDir: args.path.replace(/[\\/][^\\/]+$/, "") };
+    });
+  },
+};
+
 const root = fileURLToPath(new URL("..", import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
 
@@ -63,7 +84,7 @@ async function bundle(entryPoints, outdir) {
     sourcesContent: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [lazyCrypto],
+    plugins: [lazyCrypto, eagerCore],
     // CommonJS dependencies bundled into ES modules (the AWS SDK under @zarr/store-s3) call
     // require() for Node's built-in modules; it is made on first call, so chunks that never
     // call it pay nothing.
