@@ -49,7 +49,8 @@ const lazyCrypto = {
 const eagerCore = {
   name: "eager-core-modules",
   setup(b) {
-    b.onLoad({ filter: /[\\/](core|spec)[\\/]dist[\\/].*\.js$/ }, (args) => {
+    // Only ours: the workspace packages, or @zarr/core and @zarr/spec as installed.
+    b.onLoad({ filter: /(?:[\\/]packages|[\\/]@zarr)[\\/](?:core|spec)[\\/]dist[\\/][^\\]*\.js$/ }, (args) => {
       const imports = [];
       const contents = readFileSync(args.path, "utf8").replace(/\bimport\(("\.{1,2}\/[^"]+\.js")\)/g, (_, specifier) => {
         const name = `__eager${imports.length}`;
