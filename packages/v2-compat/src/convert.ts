@@ -311,15 +311,7 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
   const where = (p: string) => join(basePath, rel(p));
 
   // Everything is read and planned first: for a draft hierarchy in place, the entry point is replaced last.
-  const nodes: ZarrNode[] = [node];
-  const skipped: SkippedArray[] = [];
-  if (node.kind === "group") {
-    for await (const entry of walkEntries(node, { signal })) {
-      const n = await nodeOf(node, entry, options.strict ?? false);
-      if (n instanceof ZarrError) skipped.push({ path: entry.path, reason: `[${n.code}] ${n.message}` });
-      else nodes.push(n);
-    }
-  }
+  const { nodes, skipped } = await hierarchyNodes(node, options.strict ?? false, signal);
   const plans: ArrayPlan[] = [];
   for (const n of nodes) if (n.kind === "array") plans.push(await planArray(n, where(n.path), sameLocation, options));
   for (const plan of plans) {
@@ -412,6 +404,27 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
   if (consolidate && root.kind === "group") await consolidateMetadata(target, basePath, { registry, signal });
   const converted = await open(target, basePath, { registry, signal });
   return { node: converted, arrays: results, groups, skipped };
+}
+
+/**
+ * `node` and every node below it, with the arrays that cannot be read (their codecs or
+ * data type cannot be resolved) set aside as skipped, or failing the call when `strict`.
+ */
+export async function hierarchyNodes(
+  node: ZarrNode,
+  strict: boolean,
+  signal?: AbortSignal,
+): Promise<{ nodes: ZarrNode[]; skipped: SkippedArray[] }> {
+  const nodes: ZarrNode[] = [node];
+  const skipped: SkippedArray[] = [];
+  if (node.kind === "group") {
+    for await (const entry of walkEntries(node, { signal })) {
+      const n = await nodeOf(node, entry, strict);
+      if (n instanceof ZarrError) skipped.push({ path: entry.path, reason: `[${n.code}] ${n.message}` });
+      else nodes.push(n);
+    }
+  }
+  return { nodes, skipped };
 }
 
 /**

@@ -30,11 +30,10 @@ import {
   resolveArray,
   set,
   slice,
-  walkEntries,
   type ZarrArray,
   type ZarrNode,
 } from "@zarr/core";
-import { nodeOf, type SkippedArray, storedChunks } from "./convert.js";
+import { hierarchyNodes, type SkippedArray, storedChunks } from "./convert.js";
 import { draftDocumentKey, readDraftEntry } from "./draft-format.js";
 import { dataTypeToDtype, parseDtype } from "./dtype.js";
 import { v3FillToV2 } from "./fill-value.js";
@@ -154,15 +153,7 @@ export async function writeDraft(node: ZarrNode, options: WriteDraftOptions): Pr
   if ((await target.get(".zgroup", { signal })) !== undefined) {
     throw new ZarrError("INVALID_ARGUMENT", 'The target holds a Zarr v2 hierarchy (".zgroup"): write the early-draft layout into another store', { key: ".zgroup" });
   }
-  const nodes: ZarrNode[] = [node];
-  const skipped: SkippedArray[] = [];
-  if (node.kind === "group") {
-    for await (const entry of walkEntries(node, { signal })) {
-      const n = await nodeOf(node, entry, options.strict ?? false);
-      if (n instanceof ZarrError) skipped.push({ path: entry.path, reason: `[${n.code}] ${n.message}` });
-      else nodes.push(n);
-    }
-  }
+  const { nodes, skipped } = await hierarchyNodes(node, options.strict ?? false, signal);
   const where = (n: ZarrNode) => {
     const rel = relative(node, n);
     return base === "" ? rel : rel === "" ? base : `${base}/${rel}`;

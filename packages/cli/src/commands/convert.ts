@@ -44,20 +44,14 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
   }
   const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true, headers: values.header });
   if (!inPlace && positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same: use --in-place", "convert");
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onSignal);
-  const bar = terminalProgress("chunks");
-  try {
+  await interruptible(async (signal) => {
+    const bar = terminalProgress("chunks");
     const result = await convert(node, {
       ...(inPlace ? { inPlace: true } : { target, path }),
       registry,
       variableLengthStrings: values["variable-length-strings"] ?? false,
       strict: values.strict ?? false,
-      signal: controller.signal,
+      signal,
       onProgress: (p) => bar?.update(p.done, p.total, undefined, "converting"),
     });
     bar?.end();
@@ -71,28 +65,20 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
       `Converted ${result.arrays.length} arrays and ${result.groups.length} groups to Zarr v3${summary ? ` (chunks: ${summary})` : ""}${skipped}\n`,
     );
     for (const a of result.arrays) if (a.note !== undefined) await io.write(`  /${printable(a.path)}: ${printable(a.note)}\n`);
-  } finally {
-    process.off("SIGINT", onSignal);
-  }
+  });
 }
 
 /** `--zarr-format 3-draft`: the node (any format) written in the early v3 draft layout GDAL 3.6 reads. */
 async function writeDraftCommand(node: Awaited<ReturnType<typeof open>>, target: Store, path: string, strict: boolean, io: CliIO): Promise<void> {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onSignal);
-  const bar = terminalProgress("chunks");
-  try {
+  await interruptible(async (signal) => {
+    const bar = terminalProgress("chunks");
     // The draft's root is a group: an array at the root of SRC is written as /data.
     const at = node.kind === "array" && path === "" ? "data" : path;
     const result = await writeDraft(node, {
       target,
       path: at,
       strict,
-      signal: controller.signal,
+      signal,
       onProgress: (p) => bar?.update(p.done, p.total, undefined, "rewriting"),
     });
     bar?.end();
@@ -101,6 +87,22 @@ async function writeDraftCommand(node: Awaited<ReturnType<typeof open>>, target:
     await io.write(
       `Wrote ${result.arrays.length} arrays and ${result.groups.length} groups in the early Zarr v3 draft layout (GDAL 3.6, zarr-python 2.13)${skipped}\n`,
     );
+  });
+}
+
+/**
+ * Runs `body` with a signal that the first Ctrl-C aborts (the conversion stops between
+ * chunks and says so); a second Ctrl-C exits at once with status 130.
+ */
+async function interruptible<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  try {
+    return await body(controller.signal);
   } finally {
     process.off("SIGINT", onSignal);
   }

@@ -1,4 +1,4 @@
-// Minimal types for the parts of s3rver (CommonJS, untyped) the tests use.
+// Minimal types for the parts of s3rver (CommonJS, untyped) the tests of store-s3, store-gcs and store-utils use; their tsconfig.json files include this one copy.
 declare module "s3rver" {
   import type { IncomingMessage, ServerResponse } from "node:http";
 
