@@ -7,6 +7,7 @@
  */
 import { ZarrError } from "@zarr/spec";
 import { LAST_LITERALS, lz4CompressBound, MAX_OFFSET, MF_LIMIT } from "./lz4-encode.js";
+import { matchEnd } from "./lz4-match.js";
 import { writeLastLiterals, writeSequence } from "./lz4-write.js";
 
 const HASH_LOG = 15;
@@ -16,12 +17,8 @@ const WINDOW_MASK = WINDOW - 1;
 const head = new Int32Array(1 << HASH_LOG);
 const chain = new Uint16Array(WINDOW);
 
-function read32(b: Uint8Array, i: number): number {
-  return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-}
-
-function hash(b: Uint8Array, i: number): number {
-  return Math.imul(read32(b, i), -1640531535) >>> (32 - HASH_LOG);
+function hash(view: DataView, i: number): number {
+  return Math.imul(view.getInt32(i, true), -1640531535) >>> (32 - HASH_LOG);
 }
 
 /**
@@ -32,6 +29,8 @@ class HashChainMatcher {
   nextToInsert = 0;
   matchLength = 0;
   matchRef = 0;
+  /** `input` as a DataView: 4-byte words in one load each. */
+  private readonly view: DataView;
 
   constructor(
     private readonly input: Uint8Array,
@@ -39,12 +38,13 @@ class HashChainMatcher {
     private readonly maxAttempts: number,
   ) {
     head.fill(-1);
+    this.view = new DataView(input.buffer, input.byteOffset, input.byteLength);
   }
 
   private insertUpTo(pos: number): void {
-    const input = this.input;
+    const view = this.view;
     for (let p = this.nextToInsert; p < pos; p++) {
-      const h = hash(input, p);
+      const h = hash(view, p);
       const prev = head[h];
       const delta = prev < 0 ? 0 : p - prev;
       // 0 ends the chain; distances beyond the window end it too.
@@ -58,17 +58,17 @@ class HashChainMatcher {
   find(ip: number, minLength: number): boolean {
     this.insertUpTo(ip);
     const input = this.input;
+    const view = this.view;
     const limit = this.matchLimit;
-    const seq = read32(input, ip);
+    const seq = view.getInt32(ip, true);
     let best = minLength;
     let bestRef = -1;
-    let ref = head[hash(input, ip)];
+    let ref = head[hash(view, ip)];
     let attempts = this.maxAttempts;
     while (ref >= 0 && ip - ref <= MAX_OFFSET && attempts-- > 0) {
       // Cheap rejections first: the byte that would make this match the longest, then 4 bytes.
-      if (ip + best < limit && input[ref + best] === input[ip + best] && read32(input, ref) === seq) {
-        let len = 4;
-        while (ip + len < limit && input[ref + len] === input[ip + len]) len++;
+      if (ip + best < limit && input[ref + best] === input[ip + best] && view.getInt32(ref, true) === seq) {
+        const len = matchEnd(input, view, ip + 4, ref + 4, limit) - ip;
         if (len > best) {
           best = len;
           bestRef = ref;

@@ -25,6 +25,8 @@ export interface HuffmanTable {
   readonly lengths: Uint8Array;
   /** Code per byte value, written with `lengths[s]` bits. */
   readonly codes: Uint16Array;
+  /** Per byte value `code << 4 | length`: one lookup per symbol in the stream writer. */
+  readonly packed: Uint32Array;
   /** Longest code length (the tree depth). */
   readonly maxBits: number;
   /** Largest present byte value. */
@@ -110,8 +112,13 @@ export function buildHuffmanTable(counts: Uint32Array): HuffmanTable {
     code = (code + perLength[l]) >> 1;
   }
   const codes = new Uint16Array(256);
-  for (let s = 0; s <= maxSymbol; s++) if (lengths[s] !== 0) codes[s] = nextCode[lengths[s]]++;
-  return { lengths, codes, maxBits, maxSymbol };
+  const packed = new Uint32Array(256);
+  for (let s = 0; s <= maxSymbol; s++) {
+    if (lengths[s] === 0) continue;
+    codes[s] = nextCode[lengths[s]]++;
+    packed[s] = (codes[s] << 4) | lengths[s];
+  }
+  return { lengths, codes, packed, maxBits, maxSymbol };
 }
 
 /** Exact size in bytes of the Huffman-coded payload of `counts` (excluding descriptions). */
@@ -294,6 +301,9 @@ function weightsDecodeBack(
 /**
  * Huffman-codes `src[start..end)` as one backward-read stream at `out[pos]`; returns the
  * end position. Symbols are written last-first so the decoder emits them in order.
+ * `out` needs 3 bytes of room past the stream's end: each flush stores three bytes and
+ * advances only over the complete ones (no branch per byte; the extra bytes are
+ * overwritten by what follows, and stores past the buffer's end are dropped).
  */
 export function writeHuffmanStream(
   src: Uint8Array,
@@ -303,33 +313,31 @@ export function writeHuffmanStream(
   out: Uint8Array,
   pos: number,
 ): number {
-  const { codes, lengths } = table;
+  const { packed } = table;
   let acc = 0;
   let bits = 0;
   let i = end;
   // Two codes (≤ 22 bits) fit beside the < 8 pending bits before each flush.
   if (((end - start) & 1) === 1) {
-    const s = src[--i];
-    acc = codes[s];
-    bits = lengths[s];
-    while (bits >= 8) {
-      out[pos++] = acc & 0xff;
-      acc >>>= 8;
-      bits -= 8;
-    }
+    const e = packed[src[--i]];
+    acc = e >>> 4;
+    bits = e & 15;
   }
   while (i > start) {
-    let s = src[--i];
-    acc |= codes[s] << bits;
-    bits += lengths[s];
-    s = src[--i];
-    acc |= codes[s] << bits;
-    bits += lengths[s];
-    while (bits >= 8) {
-      out[pos++] = acc & 0xff;
-      acc >>>= 8;
-      bits -= 8;
-    }
+    const e1 = packed[src[i - 1]];
+    const e2 = packed[src[i - 2]];
+    i -= 2;
+    acc |= (e1 >>> 4) << bits;
+    bits += e1 & 15;
+    acc |= (e2 >>> 4) << bits;
+    bits += e2 & 15;
+    out[pos] = acc;
+    out[pos + 1] = acc >>> 8;
+    out[pos + 2] = acc >>> 16;
+    const whole = bits >>> 3;
+    pos += whole;
+    acc >>>= whole << 3;
+    bits &= 7;
   }
   // End marker, then the partial byte.
   acc |= 1 << bits;
