@@ -14,7 +14,7 @@ import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
 import { zfpyLazy } from "@zarr/codec-zfpy/lazy";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
-import type { AnyFormatEntry } from "@zarr/core";
+import { type AnyFormatEntry, lazyOptionalEntries } from "@zarr/core";
 import type { RegistryEntry } from "@zarr/spec";
 import { fileStoreEntry } from "@zarr/store-fs";
 import { httpStoreEntry } from "@zarr/store-http";
@@ -78,20 +78,10 @@ export const formatEntries: readonly AnyFormatEntry[] = [
 ];
 
 /**
- * zarrs' `optional` data type and codec (from `@zarr/core/extensions`, which core's own
- * registries leave out), loaded the first time an array uses them.
+ * zarrs' `optional` data type and codec (`lazyOptionalEntries` of @zarr/core, which core's
+ * own registries leave out), loaded the first time an array uses them.
  */
-export const optionalEntries: readonly RegistryEntry[] = [
-  {
-    type: "data_type",
-    name: "optional",
-    aliases: ["zarrs.optional"],
-    package: "@zarr/core",
-    lazy: true,
-    load: () => import("@zarr/core/extensions").then((m) => m.optionalDataType),
-  },
-  { type: "codec", name: "optional", package: "@zarr/core", lazy: true, load: () => import("@zarr/core/extensions").then((m) => m.optionalCodec) },
-];
+export const optionalEntries: readonly RegistryEntry[] = lazyOptionalEntries;
 
 /** Everything: codecs, stores, formats and the `optional` data type. */
 export const allEntries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries, ...optionalEntries];

@@ -4,7 +4,7 @@
  * lazy entry: a command loads a codec or store package only when it resolves one, so
  * commands that read metadata only (`info`, `tree`) load none.
  */
-import { type AnyFormatEntry, createRegistry, type Registry } from "@zarr/core";
+import { type AnyFormatEntry, createRegistry, lazyOptionalEntries, type Registry } from "@zarr/core";
 import { type CodecEntry, type LazyEntry, type RegistryEntry, type StoreEntry, ZarrError } from "@zarr/spec";
 import { CODEC_CATALOG, STORE_CATALOG } from "./codec-catalog.js";
 import { PACKAGES } from "./package-loaders.js";
@@ -55,20 +55,8 @@ const formatEntries: readonly AnyFormatEntry[] = [
   },
 ];
 
-/** zarrs' `optional` data type and codec (`@zarr/core/extensions`), loaded the first time an array uses them. */
-const optionalEntries: readonly RegistryEntry[] = [
-  {
-    type: "data_type",
-    name: "optional",
-    aliases: ["zarrs.optional"],
-    package: "@zarr/core",
-    lazy: true,
-    load: () => import("@zarr/core/extensions").then((m) => m.optionalDataType),
-  },
-  { type: "codec", name: "optional", package: "@zarr/core", lazy: true, load: () => import("@zarr/core/extensions").then((m) => m.optionalCodec) },
-];
 
-const entries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries, ...optionalEntries];
+const entries: readonly (RegistryEntry | AnyFormatEntry)[] = [...codecEntries, ...storeEntries, ...formatEntries, ...lazyOptionalEntries];
 
 /**
  * The registry of the `zarr` command: @zarr/core's built-in entries (data types,

@@ -53,6 +53,7 @@ export { setCoordinates, setMask } from "./point-write.js";
 export type { BooleanMask, CoordinateArray, CoordinateSelection, IndexArray } from "./points.js";
 export { type ArrayData, type GetOptions, get } from "./read.js";
 export * from "./registry.js";
+export { lazyOptionalEntries } from "./codecs/optional-lazy.js";
 export { type ResizeOptions, resize } from "./resize.js";
 export {
   type DimSelection,

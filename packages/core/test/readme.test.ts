@@ -19,6 +19,7 @@ it("the README examples run", () => {
   expect(outputs[9]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
   expect(outputs[10]).toBe("true\nUNSUPPORTED\n");
   expect(outputs[12]).toBe('[ 0.5, null, 2, null ]\n28\nnull [{"name":"bytes","configuration":{}}]\n');
+  expect(outputs[13]).toBe("[ 1, null, 3 ] true\n");
   expect(outputs[11]).toBe("[[3,2,[1,4]]]\nFloat32Array(4) [ 1, 2, 3, 4 ] [ 2 ]\n");
   const pointwise = outputs[outputs.length - 1];
   expect(pointwise).toContain("[ 4 ] Float32Array(4) [ 4, 23, 42, 56 ]\n[ 2, 2 ] Float32Array(4) [ 0, 4, 10, 14 ]\n");
