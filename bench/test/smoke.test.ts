@@ -76,6 +76,14 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/floors.mjs measures page faults, inflate, idle workers and the encoders", async () => {
+    const out = await run("floors.mjs");
+    expect(out).toMatch(/\| +2 \| +\d+\.\d \| +[\d,]+ \|/); // faults from two threads
+    expect(out).toMatch(/\| +2 \| +\d+\.\d MiB \| +[\d,]+ \|/); // two idle workers
+    expect(out).toMatch(/\| @zarr zstd level 1 +\| +\d+\.\d\d \| +0\.\d{3} \|/);
+    if (havePythonZarr()) expect(out).toMatch(/\| numcodecs Blosc lz4 \(C\), 2 threads +\| +\d+\.\d\d \|/);
+  });
+
   it("bench/memory.mjs measures peak RSS and page faults of zarr get", async () => {
     const out = await run("memory.mjs");
     expect(out).toMatch(/\| @zarr CLI `zarr get` +\| uncompressed +\| +\d+\.\d MiB \| +[\d,]+ \|/);

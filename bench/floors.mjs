@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+// The floors under the engine targets that are not met: what this machine and Node cost
+// before any Zarr code runs, and how fast the codec kernels are next to their C versions.
+// Every number here is measured by this script; bench/README.md cites them.
+//
+//   node bench/floors.mjs              full size (256 MiB result, the bench chunks)
+//   node bench/floors.mjs --quick      small sizes, one repetition (a check that it runs)
+//   options: --reps N  --json FILE
+//
+// 1. Page faults of a fresh result: touching every 4 KiB page of a new 256 MiB
+//    SharedArrayBuffer from 1 and from 2 threads (what any fresh-result read pays).
+// 2. Inflate: node:zlib inflating the gzip bench array's chunks on one thread (what a
+//    gzip read costs per CPU before it copies anything).
+// 3. Worker threads: the RSS and minor faults of an idle node with 0, 1 and 2 idle
+//    `new Worker` threads (what a decode pool costs before it runs any code).
+// 4. Encoders: milliseconds per MiB chunk of the bench values for our LZ4 block encoder,
+//    blosc-lz4 (shuffle, clevel 5) and zstd level 1, and for numcodecs' C Blosc (1 and 2
+//    threads) and Zstd (level 1) in zarr-python's Python, on the same chunks.
+// 5. Where a fresh-result uncompressed read's time goes: wall time, user and system CPU
+//    per `get` of the whole uncompressed array (default options), and with `out` reused.
+import { execFileSync, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CPUS, MiB, NODE, PYTHON, REPO, main, parseArgs, pythonZarr, reps, requireBuilt, size } from "./lib/common.mjs";
+import { readData, variant } from "./lib/data.mjs";
+import { Report, count, mib } from "./lib/output.mjs";
+
+const PAGE = 4096;
+
+
+/** Runs `script` (ES module source) in a fresh node with `argv`; returns its stdout. */
+function runNode(script, argv) {
+  const r = spawnSync(NODE, ["--input-type=module", "-e", script, "--", ...argv], { encoding: "utf8" });
+  if (r.status !== 0) {
+    const lines = r.stderr.trim().split("\n");
+    throw new Error(`floors child failed: ${lines.find((l) => /Error/.test(l)) ?? lines.pop()}`);
+  }
+  return r.stdout;
+}
+
+const faultScript = `
+import { Worker } from "node:worker_threads";
+const [bytes, threads, reps] = process.argv.slice(1).map(Number);
+const src = 'const { parentPort } = require("node:worker_threads"); parentPort.on("message", ({ sab, lo, hi }) => { const a = new Uint8Array(sab); for (let i = lo; i < hi; i += 4096) a[i] = 1; parentPort.postMessage(0); });';
+const ws = Array.from({ length: threads }, () => new Worker(src, { eval: true, execArgv: [] }));
+await Promise.all(ws.map((w) => new Promise((r) => w.once("online", r))));
+let best = Infinity;
+for (let k = 0; k < reps + 1; k++) {
+  const t = performance.now();
+  const sab = new SharedArrayBuffer(bytes);
+  const per = Math.ceil(bytes / threads / 4096) * 4096;
+  await Promise.all(ws.map((w, i) => new Promise((r) => { w.once("message", r); w.postMessage({ sab, lo: i * per, hi: Math.min(bytes, (i + 1) * per) }); })));
+  if (k > 0) best = Math.min(best, performance.now() - t);
+}
+console.log(JSON.stringify(best));
+process.exit(0);
+`;
+
+const inflateScript = `
+import { readFileSync, readdirSync } from "node:fs";
+import { inflateRawSync } from "node:zlib";
+const [dir, reps] = [process.argv[1], Number(process.argv[2])];
+const chunks = [];
+for (const i of readdirSync(dir + "/c")) for (const j of readdirSync(dir + "/c/" + i)) chunks.push(readFileSync(dir + "/c/" + i + "/" + j));
+// gzip members: a 10-byte header (no optional fields, as numcodecs writes) and an 8-byte trailer.
+const bodies = chunks.map((b) => b.subarray(10, b.length - 8));
+let best = Infinity;
+for (let k = 0; k < reps; k++) {
+  const t = performance.now();
+  for (const b of bodies) inflateRawSync(b);
+  best = Math.min(best, performance.now() - t);
+}
+console.log(JSON.stringify(best));
+`;
+
+const workerScript = `
+import { readFileSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+const n = Number(process.argv[1]);
+const ws = [];
+for (let i = 0; i < n; i++) ws.push(new Worker("setInterval(() => {}, 1000)", { eval: true, execArgv: [] }));
+await Promise.all(ws.map((w) => new Promise((r) => w.once("online", r))));
+await new Promise((r) => setTimeout(r, 300));
+const hwm = Number(readFileSync("/proc/self/status", "utf8").match(/VmHWM:\\s+(\\d+)/)[1]) * 1024;
+console.log(JSON.stringify({ rss: hwm, faults: process.resourceUsage().minorPageFault }));
+process.exit(0);
+`;
+
+/** The built entry point of package directory `name` (the children run outside any package). */
+const dist = (name) => pathToFileURL(join(REPO, "packages", name, "dist", "index.js")).href;
+
+const encoderScript = `
+import { bloscCompress, byteShuffle } from "${dist("codec-blosc")}";
+import { lz4CompressBlockInto, lz4CompressBound } from "${dist("codec-lz4")}";
+import { zstdCompress } from "${dist("codec-zstd")}";
+const [n, c, reps] = process.argv.slice(1).map(Number);
+const chunks = [];
+for (let k = 0; k < Math.min(16, (n / c) ** 2); k++) {
+  const v = new Float32Array(c * c);
+  const r0 = (k % 4) * c, c0 = Math.floor(k / 4) * c;
+  for (let r = 0; r < c && r0 + r < n; r++) for (let q = 0; q < c && c0 + q < n; q++) {
+    const i = (r0 + r) * n + c0 + q;
+    v[r * c + q] = Math.sin(i * 0.001) * 100 + (i % n) * 0.01;
+  }
+  chunks.push(new Uint8Array(v.buffer));
+}
+const best = (fn) => { let b = Infinity; for (let k = 0; k < reps + 1; k++) { const t = performance.now(); fn(); if (k > 0) b = Math.min(b, performance.now() - t); } return b / chunks.length / (chunks[0].length / 1048576); };
+const shuffled = chunks.map((ch) => { const s = new Uint8Array(ch.length); byteShuffle(ch, 0, s, 0, ch.length, 4); return s; });
+const block = 131072;
+const out = new Uint8Array(lz4CompressBound(block));
+const lz4 = best(() => { for (const s of shuffled) for (let o = 0; o < s.length; o += block) lz4CompressBlockInto(s.subarray(o, o + block), out, 0, out.length, 5); });
+const opts = { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 4, blocksize: 0 };
+const blosc = best(() => { for (const ch of chunks) bloscCompress(ch, opts); });
+const zstd = best(() => { for (const ch of chunks) zstdCompress(ch, 1); });
+const total = (f) => chunks.reduce((a, ch) => a + f(ch).length, 0) / chunks.reduce((a, ch) => a + ch.length, 0);
+console.log(JSON.stringify({ lz4, blosc, zstd, bloscRatio: total((ch) => bloscCompress(ch, opts)), zstdRatio: total((ch) => zstdCompress(ch, 1)) }));
+`;
+
+const readCpuScript = `
+import { FileSystemStore, get, openArray } from "${dist("all")}";
+const [dir, reps] = [process.argv[1], Number(process.argv[2])];
+const array = await openArray(new FileSystemStore(dir, { readOnly: true }), "");
+const out = (await get(array)).data;
+const rows = [];
+for (const [mode, options] of [["fresh", {}], ["out reused", { out }]]) {
+  await get(array, null, options);
+  const cpu0 = process.cpuUsage();
+  const t = performance.now();
+  for (let k = 0; k < reps; k++) await get(array, null, options);
+  const wall = (performance.now() - t) / reps;
+  const cpu = process.cpuUsage(cpu0);
+  rows.push({ mode, wall, user: cpu.user / 1000 / reps, system: cpu.system / 1000 / reps });
+}
+console.log(JSON.stringify(rows));
+`;
+
+const bloscPython = `
+import json, sys, time
+import numpy as np
+import numcodecs
+from numcodecs import blosc
+n, c, reps = (int(a) for a in sys.argv[1:4])
+i = np.arange(n * n, dtype=np.float64)
+values = (np.sin(i * 0.001) * 100 + (i % n) * 0.01).astype(np.float32).reshape(n, n)
+chunks = [np.ascontiguousarray(values[(k % 4) * c:(k % 4 + 1) * c, (k // 4) * c:(k // 4 + 1) * c]) for k in range(min(16, (n // c) ** 2))]
+codec = numcodecs.Blosc(cname="lz4", clevel=5, shuffle=1, blocksize=0)
+result = {"ratio": sum(len(codec.encode(ch)) for ch in chunks) / sum(ch.nbytes for ch in chunks)}
+for threads in (1, 2):
+    blosc.set_nthreads(threads)
+    best = float("inf")
+    for _ in range(reps + 1):
+        t = time.perf_counter()
+        for ch in chunks:
+            codec.encode(ch)
+        best = min(best, time.perf_counter() - t)
+    result["t%d" % threads] = best * 1000 / len(chunks) / (chunks[0].nbytes / 1048576)
+zstd = numcodecs.Zstd(level=1)
+result["zstdRatio"] = sum(len(zstd.encode(ch)) for ch in chunks) / sum(ch.nbytes for ch in chunks)
+best = float("inf")
+for _ in range(reps + 1):
+    t = time.perf_counter()
+    for ch in chunks:
+        zstd.encode(ch)
+    best = min(best, time.perf_counter() - t)
+result["zstd"] = best * 1000 / len(chunks) / (chunks[0].nbytes / 1048576)
+print(json.dumps(result))
+`;
+
+await main(async () => {
+  requireBuilt();
+  const args = parseArgs();
+  const { n, c } = size(args, { n: 8192, c: 512 }, { n: 1024, c: 256 });
+  const REPS = reps(args, 5);
+  const report = new Report({ script: "floors.mjs", title: "Floors: what the machine and Node cost before Zarr code runs", args });
+  report.line(`${n}×${n} float32 (${(n * n * 4) / MiB} MiB), ${c}×${c} chunks; best of ${REPS}; ${CPUS} CPUs`);
+
+  // 1. Faults of a fresh result, from 1 and 2 threads.
+  const faultRows = [];
+  for (const threads of [1, 2]) {
+    const ms = JSON.parse(runNode(faultScript, [String(n * n * 4), String(threads), String(REPS)]));
+    faultRows.push([String(threads), ms.toFixed(1), count((n * n * 4) / PAGE)]);
+  }
+  report.table("Touching every page of a fresh result (SharedArrayBuffer), ms", ["threads", "ms", "pages"], faultRows, ["r", "r", "r"]);
+
+  // 2. node:zlib inflate of the gzip array's chunks, one thread.
+  const { v3: gz } = await readData({ n, c, variant: variant("gzip") });
+  const inflateMs = JSON.parse(runNode(inflateScript, [gz, String(REPS)]));
+  report.table(
+    "node:zlib inflating every chunk of the gzip array on one thread",
+    ["chunks", "ms (one thread)", "ms per CPU with all CPUs"],
+    [[String((n / c) ** 2), inflateMs.toFixed(0), (inflateMs / CPUS).toFixed(0)]],
+    ["r", "r", "r"],
+  );
+
+  // 3. Idle worker threads.
+  const workerRows = [];
+  for (const workers of [0, 1, 2]) {
+    const m = JSON.parse(runNode(workerScript, [String(workers)]));
+    workerRows.push([String(workers), mib(m.rss), count(m.faults)]);
+  }
+  report.table("An idle node with idle worker threads (`new Worker`, nothing loaded)", ["workers", "peak RSS", "minor faults"], workerRows, ["r", "r", "r"]);
+
+  // 4. Encoders, ours and C's, on the same chunks.
+  const ours = JSON.parse(runNode(encoderScript, [String(n), String(c), String(REPS)]));
+  const rows = [
+    ["@zarr LZ4 block (shuffled input, acceleration 5, 128 KiB blocks)", ours.lz4.toFixed(2), ""],
+    ["@zarr blosc-lz4 (shuffle, clevel 5)", ours.blosc.toFixed(2), ours.bloscRatio.toFixed(3)],
+    ["@zarr zstd level 1", ours.zstd.toFixed(2), ours.zstdRatio.toFixed(3)],
+  ];
+  if (pythonZarr().ok) {
+    const c1 = JSON.parse(execFileSync(PYTHON, ["-c", bloscPython, String(n), String(c), String(REPS)], { encoding: "utf8" }));
+    rows.push(["numcodecs Blosc lz4 (C), 1 thread", c1.t1.toFixed(2), c1.ratio.toFixed(3)]);
+    rows.push(["numcodecs Blosc lz4 (C), 2 threads", c1.t2.toFixed(2), c1.ratio.toFixed(3)]);
+    rows.push(["numcodecs Zstd level 1 (C)", c1.zstd.toFixed(2), c1.zstdRatio.toFixed(3)]);
+  } else report.note("zarr-python is not available: the C encoder rows are skipped.");
+  report.table("Encoding one chunk (1 MiB of the bench values), ms per MiB", ["encoder", "ms/MiB", "compressed/raw"], rows, ["l", "r", "r"]);
+
+  // 5. The uncompressed read's CPU, fresh result and out reused.
+  const { v3: raw } = await readData({ n, c, variant: variant("uncompressed") });
+  const cpu = JSON.parse(runNode(readCpuScript, [raw, String(Math.max(REPS, 3))]));
+  report.table(
+    "`get` of the whole uncompressed array (default options), per read: wall and CPU, ms",
+    ["result", "wall", "user CPU", "system CPU"],
+    cpu.map((r) => [r.mode, r.wall.toFixed(1), r.user.toFixed(1), r.system.toFixed(1)]),
+    ["l", "r", "r", "r"],
+  );
+  report.finish();
+});
