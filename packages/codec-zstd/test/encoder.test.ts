@@ -175,3 +175,20 @@ describe("zstdCompress output decodes with libzstd and with zstdDecompress", () 
     }
   });
 });
+
+describe("writeHuffmanStream", () => {
+  it("refuses an output buffer without room for the longest stream (never a RangeError mid-stream)", async () => {
+    const { buildHuffmanTable, writeHuffmanStream } = await import("../src/encoder/huffman.js");
+    const src = new Uint8Array(1000);
+    for (let i = 0; i < src.length; i++) src[i] = (i * 7) % 13;
+    const counts = new Uint32Array(256);
+    for (const b of src) counts[b]++;
+    const table = buildHuffmanTable(counts);
+    const room = ((src.length * table.maxBits) >> 3) + 5;
+    const fits = new Uint8Array(room);
+    expect(writeHuffmanStream(src, 0, src.length, table, fits, 0)).toBeGreaterThan(0);
+    expect(() => writeHuffmanStream(src, 0, src.length, table, new Uint8Array(room - 1), 0)).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringContaining("no room for the Huffman stream") }),
+    );
+  });
+});

@@ -3,6 +3,7 @@
  * (at most 11 bits), zstd's canonical code assignment, the `Huffman_Tree_Description`
  * (direct 4-bit weights or FSE-compressed weights) and the backward-read bitstreams.
  */
+import { ZarrError } from "@zarr/spec";
 import { BitWriter } from "./bit-writer.js";
 import {
   buildDecodingTable,
@@ -301,9 +302,9 @@ function weightsDecodeBack(
 /**
  * Huffman-codes `src[start..end)` as one backward-read stream at `out[pos]`; returns the
  * end position. Symbols are written last-first so the decoder emits them in order.
- * `out` needs 3 bytes of room past the stream's end: each flush stores three bytes and
- * advances only over the complete ones (no branch per byte; the extra bytes are
- * overwritten by what follows, and stores past the buffer's end are dropped).
+ * `out` needs room for the longest stream the table can give plus 4 bytes: each flush
+ * stores a 32-bit word and advances only over its complete bytes (one store and no branch
+ * per byte; the extra bytes are overwritten by what follows).
  */
 export function writeHuffmanStream(
   src: Uint8Array,
@@ -313,7 +314,11 @@ export function writeHuffmanStream(
   out: Uint8Array,
   pos: number,
 ): number {
+  if (pos + (((end - start) * table.maxBits) >> 3) + 5 > out.length) {
+    throw new ZarrError("INVALID_ARGUMENT", "zstd encoder: no room for the Huffman stream in the output buffer");
+  }
   const { packed } = table;
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let acc = 0;
   let bits = 0;
   let i = end;
@@ -331,9 +336,7 @@ export function writeHuffmanStream(
     bits += e1 & 15;
     acc |= (e2 >>> 4) << bits;
     bits += e2 & 15;
-    out[pos] = acc;
-    out[pos + 1] = acc >>> 8;
-    out[pos + 2] = acc >>> 16;
+    view.setInt32(pos, acc, true);
     const whole = bits >>> 3;
     pos += whole;
     acc >>>= whole << 3;
