@@ -35,7 +35,16 @@ export interface ZarrErrorContext {
 }
 
 /**
- * The base class of every error thrown by @zarr packages.
+ * Marks the prototype of every copy of `ZarrError`: an app can load two copies of
+ * @zarr/spec (a codec package built against another version, a bundled worker beside a
+ * package's own modules), and an error thrown by one copy must still be a ZarrError to the other.
+ */
+const ZARR_ERROR = Symbol.for("zarr.error");
+
+/**
+ * The base class of every error thrown by @zarr packages. `instanceof ZarrError` holds for
+ * ZarrErrors of any copy of @zarr/spec loaded in the same realm; `instanceof` a subclass
+ * (`MetadataError`) is the ordinary prototype check.
  *
  * @example
  * ```ts
@@ -44,6 +53,15 @@ export interface ZarrErrorContext {
  * ```
  */
 export class ZarrError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === ZarrError ? (value as { [ZARR_ERROR]?: unknown } | null | undefined)?.[ZARR_ERROR] === true : super[Symbol.hasInstance](value);
+  }
+
+  /** The mark of every copy's ZarrErrors (on the prototype: out of own keys and printed errors). */
+  get [ZARR_ERROR](): true {
+    return true;
+  }
+
   /** Stable machine-readable code. */
   readonly code: ZarrErrorCode;
   /** Store key involved, if any. */
