@@ -54,6 +54,9 @@ const ZARR_ERROR = Symbol.for("zarr.error");
  */
 export class ZarrError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class on the right of `instanceof`: ZarrError checks the mark, a subclass
+    // takes the ordinary prototype check.
+    // biome-ignore lint/complexity/noThisInStatic: the dispatch above needs the receiver
     return this === ZarrError ? (value as { [ZARR_ERROR]?: unknown } | null | undefined)?.[ZARR_ERROR] === true : super[Symbol.hasInstance](value);
   }
 
