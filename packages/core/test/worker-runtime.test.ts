@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { takesCallContext, throwIfAborted, type WorkerCallContext, ZarrError } from "../src/index.js";
+import { MetadataError, takesCallContext, throwIfAborted, type WorkerCallContext, ZarrError } from "../src/index.js";
 import { createWorkerPool, type WebWorkerLike } from "../src/workers/browser.js";
 import { CALLS_PER_WORKER } from "../src/workers/pool-core.js";
 import type { ResultMessage, TaskMessage } from "../src/workers/protocol.js";
@@ -35,6 +35,14 @@ const registered = {
   twice: (x: number) => 2 * x,
   fail(key: string) {
     throw new ZarrError("CHECKSUM_MISMATCH", `bad chunk "${key}"`, { key });
+  },
+  /** A ZarrError subclass: its code and JSON path must survive the trip. */
+  invalid(key: string) {
+    throw new MetadataError(["codecs", 1, "configuration"], "no level", { key });
+  },
+  /** Not a ZarrError, though it has a code that looks like one of ours. */
+  impostor() {
+    throw Object.assign(new Error("not ours"), { name: "ZarrError", code: "NODE_NOT_FOUND" });
   },
   async slow(ms: number) {
     slowMost = Math.max(slowMost, ++slowRunning);
@@ -88,7 +96,7 @@ describe("serveWorkerCalls", () => {
     expect(await call("test/math", "fail", ["c/0/1"])).toEqual({
       id: 7,
       ok: false,
-      error: { name: "ZarrError", message: 'bad chunk "c/0/1"', code: "CHECKSUM_MISMATCH", key: "c/0/1" },
+      error: { name: "ZarrError", message: 'bad chunk "c/0/1"', code: "CHECKSUM_MISMATCH", key: "c/0/1", zarr: true },
     });
     const missing = await call("test/math", "nope", []);
     expect(missing).toMatchObject({ ok: false, error: { message: 'test/math has no function export "nope"' } });
@@ -157,6 +165,16 @@ describe("the browser createWorkerPool", () => {
     // All workers serve on this one thread: at most 3 workers × CALLS_PER_WORKER calls were out at once.
     expect(slowMost).toBe(3 * CALLS_PER_WORKER);
     await expect(pool.run("test/math", "fail", ["c/9"])).rejects.toMatchObject({ code: "CHECKSUM_MISMATCH", key: "c/9" });
+    await expect(pool.run("test/math", "invalid", ["a/zarr.json"])).rejects.toMatchObject({
+      code: "METADATA_INVALID",
+      key: "a/zarr.json",
+      jsonPath: "$.codecs[1].configuration",
+      message: 'Invalid metadata in "a/zarr.json" at $.codecs[1].configuration: no level',
+    });
+    await expect(pool.run("test/math", "impostor", [])).rejects.toMatchObject({
+      code: "CODEC_FAILED",
+      message: "ZarrError: not ours (NODE_NOT_FOUND)",
+    });
     await pool.close();
     expect(logs.every((l) => l.terminated === 1)).toBe(true);
     await expect(pool.run("test/math", "twice", [1])).rejects.toMatchObject({ code: "ABORTED" });

@@ -198,12 +198,13 @@ export class PoolCore implements WorkerPool {
           if (task.signal?.aborted) task.reject(aborted(task.signal));
           else if (reply.ok) task.resolve(reply.value);
           else {
-            const { name, code, message, key } = reply.error;
+            const { name, code, message, key, jsonPath, zarr } = reply.error;
             // Only a ZarrError's code is one of ours; anything else thrown in a worker (a
             // RangeError from a failed allocation, a Node error with its own code) is a failed task.
-            const zarrCode = name === "ZarrError" && code !== undefined ? (code as ZarrErrorCode) : "CODEC_FAILED";
-            const detail = name === "ZarrError" ? message : `${name}: ${message}${code === undefined ? "" : ` (${code})`}`;
-            task.reject(new ZarrError(zarrCode, detail, { key }));
+            // (A worker script built with an older core sends no `zarr`: its name tells.)
+            const ours = (zarr ?? name === "ZarrError") && code !== undefined;
+            const detail = ours ? message : `${name}: ${message}${code === undefined ? "" : ` (${code})`}`;
+            task.reject(new ZarrError(ours ? (code as ZarrErrorCode) : "CODEC_FAILED", detail, { key, jsonPath }));
           }
         }
         this.dispatch();

@@ -16,10 +16,21 @@ export interface CancelMessage {
 /** What a pool sends its workers. */
 export type PoolMessage = TaskMessage | CancelMessage;
 
+/**
+ * A call's failure as a worker reports it. `zarr` is true for a ZarrError (a subclass such
+ * as MetadataError, or from another copy of @zarr/spec, included): only then is `code` one of ours.
+ */
+export interface ErrorReport {
+  name: string;
+  message: string;
+  code?: string;
+  key?: string;
+  jsonPath?: string;
+  zarr?: boolean;
+}
+
 /** The outcome of a call. */
-export type ResultMessage =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string; code?: string; key?: string } };
+export type ResultMessage = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ErrorReport };
 
 /** True when `v` is a view of a whole (unshared) ArrayBuffer, which can be moved to another thread. */
 export function ownsBuffer(v: unknown): v is ArrayBufferView & { buffer: ArrayBuffer } {

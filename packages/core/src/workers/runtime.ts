@@ -94,7 +94,7 @@ async function answer(port: WorkerCallPort, task: TaskMessage, running: Map<numb
     port.postMessage(reply, ownedBuffers(value));
     return;
   } catch (error) {
-    const e = error as { name?: string; message?: string; code?: unknown; key?: unknown };
+    const e = error as { name?: string; message?: string; code?: unknown; key?: unknown; jsonPath?: unknown };
     reply = {
       id: task.id,
       ok: false,
@@ -103,6 +103,8 @@ async function answer(port: WorkerCallPort, task: TaskMessage, running: Map<numb
         message: String(e?.message ?? error),
         code: typeof e?.code === "string" ? e.code : undefined,
         key: typeof e?.key === "string" ? e.key : undefined,
+        jsonPath: typeof e?.jsonPath === "string" ? e.jsonPath : undefined,
+        zarr: error instanceof ZarrError,
       },
     };
   }
