@@ -3,7 +3,7 @@
  * output file's name) and the writing itself: JSON in pieces, .npy as its header and then
  * the result's own memory.
  */
-import { open } from "node:fs/promises";
+import { open, rm, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import type { ArrayData } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
@@ -50,11 +50,28 @@ function cannotWrite(file: string, error: unknown): ZarrError {
 export async function writeGetOutput(result: ArrayData, format: GetFormat, output: string | undefined, io: CliIO): Promise<void> {
   // Encode before opening, so a data type .npy cannot hold leaves no empty file behind.
   const npy = format === "npy" ? encodeNpyParts(result) : undefined;
-  const emit = async (write: (piece: string | Uint8Array) => Promise<void>) => {
+  await writeOutput(output, io, async (write) => {
     if (npy === undefined) return writeCanonicalJson(result, write);
     await write(npy.header);
     await write(npy.body);
-  };
+  });
+}
+
+/**
+ * Runs `emit`, whose pieces go to the file `output` (created or truncated) or to `io`
+ * (standard output) when it is undefined. A file that `emit` fails to finish is removed,
+ * so a failed `zarr get` leaves no truncated output behind.
+ *
+ * @example
+ * ```ts
+ * await writeOutput("t.npy", io, async (write) => { await write(header); await write(body); });
+ * ```
+ */
+export async function writeOutput(
+  output: string | undefined,
+  io: CliIO,
+  emit: (write: (piece: string | Uint8Array) => Promise<void>) => Promise<void>,
+): Promise<void> {
   if (output === undefined) return emit((piece) => io.write(piece));
   let file: Awaited<ReturnType<typeof open>>;
   try {
@@ -62,6 +79,7 @@ export async function writeGetOutput(result: ArrayData, format: GetFormat, outpu
   } catch (error) {
     throw cannotWrite(output, error);
   }
+  let finished = false;
   try {
     await emit(async (piece) => {
       try {
@@ -70,7 +88,18 @@ export async function writeGetOutput(result: ArrayData, format: GetFormat, outpu
         throw cannotWrite(output, error);
       }
     });
+    finished = true;
   } finally {
     await file.close();
+    // Not a device or pipe given as the output (/dev/null, /dev/stdout): only files are removed.
+    if (!finished && (await isRegularFile(output))) await rm(output, { force: true });
+  }
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
   }
 }

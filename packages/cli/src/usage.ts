@@ -45,9 +45,11 @@ export const USAGE: Record<string, string> = {
   --format FMT     json: {"shape", "data_type", "values"}; npy: a NumPy .npy file.
                    Default: json on standard output and for -o FILE.json; npy for any
                    other -o FILE (FILE.npy, no extension, /dev/null)
-  -o, --output F   write to file F instead of standard output
+  -o, --output F   write to file F instead of standard output (removed if the read fails)
   -j, --workers N  worker threads for decoding large compressed chunks (default: one per
-                   core; 0: none). Threads start only for chunks worth it (64 KiB or more)`,
+                   core; 0: none). Threads start only for chunks worth it (64 KiB or more)
+  A whole array larger than 64 MiB written as .npy is read and written in slabs of whole
+  chunk rows (~32 MiB, two at a time), so it needs no memory the size of the array.`,
   put: `Usage: zarr put STORE PATH --from FILE.npy [options]
   Create the array at PATH (and missing parent groups) from a NumPy .npy file. PATH is
   inside STORE ("/data/x" is STORE/data/x, as in zarr-python).

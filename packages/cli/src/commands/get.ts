@@ -1,7 +1,8 @@
 /** `zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [--workers N]`. */
 import { get, normalizePath, openArray, parseSelection } from "@zarr/core";
 import type { CliIO } from "../cli-io.js";
-import { getFormat, writeGetOutput } from "../get-output.js";
+import { getFormat, writeGetOutput, writeOutput } from "../get-output.js";
+import { npySlabPlan, writeNpySlabs } from "../npy-slabs.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
@@ -26,6 +27,12 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   const selection = values.select === undefined ? undefined : parseSelection(values.select);
   const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const array = await openArray(store, path, { registry: cliRegistry() });
+  // A whole large array as .npy goes out slab by slab, in two slabs' memory.
+  const slabs = format === "npy" && selection === undefined ? npySlabPlan(array) : undefined;
+  if (slabs !== undefined) {
+    await withWorkerPool(poolSize, (workers) => writeOutput(values.output, io, (write) => writeNpySlabs(array, slabs, workers, write)));
+    return;
+  }
   const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers }));
   await writeGetOutput(result, format, values.output, io);
 }

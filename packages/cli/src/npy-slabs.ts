@@ -1,0 +1,104 @@
+/**
+ * `zarr get` of a whole large array as .npy, in slabs: runs of whole chunk rows along the
+ * first dimension, each read into one of two reused buffers and written out as soon as it
+ * is complete, while the next slab is read. A .npy body in C order is the slabs one after
+ * the other, so the output is the same bytes as one read of the whole array; memory stays
+ * at two slabs whatever the array's size (an array larger than memory can be written),
+ * and the pages of a whole result are never faulted in.
+ */
+import { type ArrayData, get, slice, type ZarrArray } from "@zarr/core";
+import type { DataArray, TypedArray, WorkerPool } from "@zarr/spec";
+import { dataTypeToDescr } from "./npy-dtypes.js";
+import { formatNpyHeader } from "./npy-header.js";
+
+/** Bytes a slab aims at: enough chunks per slab to keep a worker pool busy, little memory. */
+export const SLAB_BYTES = 32 * 1024 * 1024;
+
+/** How an array is read in slabs: `slabRows` rows of the first dimension at a time (whole chunk rows). */
+export interface SlabPlan {
+  slabRows: number;
+  /** Elements in one row (the product of the other dimensions). */
+  rowElements: number;
+}
+
+/**
+ * The slabs of a whole-array .npy read of `array`, or `undefined` when one read is the
+ * better way: arrays no larger than two slabs, a chunk grid that is not regular, and data
+ * types whose .npy body is not their memory (variable-length strings and bytes, structs).
+ * `slabBytes` is the size a slab aims at; a slab is at least one chunk row.
+ *
+ * @example
+ * ```ts
+ * const plan = npySlabPlan(array); // { slabRows: 1024, rowElements: 8192 } for 8192² float32 in 512² chunks
+ * ```
+ */
+export function npySlabPlan(array: ZarrArray, slabBytes: number = SLAB_BYTES): SlabPlan | undefined {
+  const { shape, dataType } = array;
+  const chunkRows = array.chunkShape?.[0];
+  const itemBytes = dataType.byteSize;
+  if (shape.length === 0 || chunkRows === undefined || chunkRows <= 0 || itemBytes === undefined) return undefined;
+  if (dataType.bytesAreMemory !== true || dataType.toBytes === undefined || !ArrayBuffer.isView(dataType.allocate(0))) return undefined;
+  const rowElements = shape.slice(1).reduce((a, b) => a * b, 1);
+  const chunkRowBytes = chunkRows * rowElements * itemBytes;
+  if (chunkRowBytes === 0) return undefined;
+  const slabRows = chunkRows * Math.max(1, Math.floor(slabBytes / chunkRowBytes));
+  if (shape[0] <= 2 * slabRows) return undefined;
+  return { slabRows, rowElements };
+}
+
+/** A typed array of `array`'s storage for `elements` values, shared with workers when there are any. */
+function slabBuffer(array: ZarrArray, elements: number, shared: boolean): TypedArray {
+  // npySlabPlan admits only data types stored in a typed array.
+  const Storage = (array.dataType.allocate(0) as TypedArray).constructor as {
+    new (buffer: ArrayBufferLike): TypedArray;
+    BYTES_PER_ELEMENT: number;
+  };
+  const bytes = elements * array.dataType.width * Storage.BYTES_PER_ELEMENT;
+  return new Storage(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+}
+
+/**
+ * Writes the whole of `array` as a .npy file through `write`, slab by slab (`plan`): the
+ * header, then each slab's bytes in order. Two slabs are in flight: the next is read while
+ * the last one read is written. Reads use `workers` when given.
+ *
+ * @example
+ * ```ts
+ * const plan = npySlabPlan(array);
+ * if (plan) await writeNpySlabs(array, plan, workers, (piece) => file.write(piece));
+ * ```
+ */
+export async function writeNpySlabs(
+  array: ZarrArray,
+  plan: SlabPlan,
+  workers: WorkerPool | undefined,
+  write: (piece: Uint8Array) => Promise<void>,
+): Promise<void> {
+  const { shape, dataType } = array;
+  const rows = shape[0];
+  const { slabRows, rowElements } = plan;
+  const rest = shape.slice(1).map((n) => slice(0, n));
+  const buffers = [0, 1].map(() => slabBuffer(array, slabRows * rowElements, workers !== undefined));
+  const read = (k: number): Promise<ArrayData> => {
+    const start = k * slabRows;
+    const stop = Math.min(rows, start + slabRows);
+    const out: DataArray = buffers[k % 2].subarray(0, (stop - start) * rowElements * dataType.width);
+    return get(array, [slice(start, stop), ...rest], { workers, out });
+  };
+  const slabs = Math.ceil(rows / slabRows);
+  await write(formatNpyHeader(dataTypeToDescr(dataType), shape));
+  let pending = read(0);
+  for (let k = 0; k < slabs; k++) {
+    const next = k + 1 < slabs ? read(k + 1) : undefined;
+    // Awaited on the next turn; until then a failure must not count as unhandled.
+    next?.catch(() => {});
+    try {
+      const slab = await pending;
+      await write((dataType.toBytes as NonNullable<typeof dataType.toBytes>)(slab.data, true));
+    } catch (error) {
+      await next?.catch(() => {}); // no read left running into a buffer after the command ends
+      throw error;
+    }
+    if (next !== undefined) pending = next;
+  }
+}
