@@ -3,6 +3,7 @@
  * value in its own precision, as NumPy and zarr-python print them (`0.06` for the
  * float32 nearest to 0.06, where a float64 print gives `0.05999999865889549`).
  */
+import { roundHalfEven } from "@zarr/spec";
 
 /** A binary floating-point format narrower than float64. */
 export interface NarrowFloat {
@@ -16,15 +17,6 @@ export interface NarrowFloat {
 
 export const FLOAT32: NarrowFloat = { mantissaBits: 23, minExponent: -126, maxFinite: 3.4028234663852886e38 };
 export const FLOAT16: NarrowFloat = { mantissaBits: 10, minExponent: -14, maxFinite: 65504 };
-
-/** Rounds half to even (float64 `v`, an exact multiple of 0.5 at ties). */
-function roundHalfEven(v: number): number {
-  const f = Math.floor(v);
-  const d = v - f;
-  if (d > 0.5) return f + 1;
-  if (d < 0.5) return f;
-  return f % 2 === 0 ? f : f + 1;
-}
 
 /**
  * The value of `format` nearest to `x` (ties to even), as IEEE 754 rounding gives it;

@@ -8,7 +8,7 @@
  * as ints (what Python's `json` gives for `10`), others as floats. This matters only for
  * scalars that do not fit the array's type (e.g. `1000` with a float16 array).
  */
-import type { TypedArray } from "@zarr/spec";
+import { roundHalfEven, type TypedArray } from "@zarr/spec";
 import { roundToFloat16 } from "./float16.js";
 import { castArray } from "./numpy-cast.js";
 import { allocateNum, isBigIntType, kindCategory, NUM, type NumType, promoteTypes } from "./numeric-type.js";
@@ -129,11 +129,6 @@ export function scalarOp(
   return out;
 }
 
-/** Round half to even (NumPy's `around`/`rint`), keeping -0, NaN and ±Infinity. */
-export function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 /** `np.around(data)` in place for float types; integers are unchanged. */
 export function aroundInPlace(data: TypedArray, t: NumType, n: number): void {

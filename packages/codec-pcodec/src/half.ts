@@ -1,4 +1,5 @@
 /** Conversion of a JS number to an IEEE binary16 bit pattern, rounding to nearest even. */
+import { roundHalfEven } from "@zarr/spec";
 
 /** The binary16 bit pattern nearest to `x` (ties to even; NaN becomes a quiet NaN). */
 export function floatToHalfBits(x: number): number {
@@ -23,12 +24,4 @@ export function floatToHalfBits(x: number): number {
   }
   if (exp > 15) return sign | 0x7c00;
   return sign | ((exp + 15) << 10) | mant;
-}
-
-function roundHalfEven(v: number): number {
-  const f = Math.floor(v);
-  const d = v - f;
-  if (d > 0.5) return f + 1;
-  if (d < 0.5) return f;
-  return f % 2 === 0 ? f : f + 1;
 }

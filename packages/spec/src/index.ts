@@ -21,6 +21,7 @@ export * from "./lru-cache.js";
 export * from "./metadata.js";
 export * from "./ndarray.js";
 export * from "./registry-entry.js";
+export * from "./rounding.js";
 export * from "./storage-transformer.js";
 export * from "./store.js";
 export * from "./store-settings.js";

@@ -16,6 +16,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("0,0 1,0 0,1 1,1");
   expect(out).toContain("undefined B 60 1");
   expect(out).toContain("11e60398");
+  expect(out).toContain("\n0 2 2 -2\n");
   expect(out).toContain("true STORE_CHANGED\nfalse true\ntrue\n");
   expect(out).toContain("true false 67108864");
   expect(out).toContain("data climate x.zarr true\n{ region: 'eu-west-1' }\nS3 store option \"region\" must be string, not number");

@@ -32,6 +32,7 @@ import {
   type JsonValue,
   MetadataError,
   type NdArray,
+  roundHalfEven,
   type Scalar,
   shapeSize,
   type TypedArray,
@@ -39,7 +40,6 @@ import {
 import { cannotEncode, codecFailed, contiguous, elementsOf, withDataType } from "../chunk.js";
 import { ConfigReader } from "../config.js";
 import { roundToFloat16 } from "../float16.js";
-import { roundHalfEven } from "../numpy-arith.js";
 import { bigintToFloat32 } from "../numpy-cast.js";
 import { isBigIntType, type NumType, numTypeOf } from "../numeric-type.js";
 

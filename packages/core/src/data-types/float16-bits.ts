@@ -3,6 +3,7 @@
  * patterns) and float16 bit patterns, NaN payloads included, and the float16
  * {@link FloatFormat}. Loaded with the `float16` data type.
  */
+import { roundHalfEven } from "@zarr/spec";
 import type { FloatFormat } from "./float-bits.js";
 import { float64FromWords, float64Words, words } from "./float-bits.js";
 
@@ -27,14 +28,6 @@ export function float16BitsToNumber(bits: number): number {
   }
   if (exp === 0) return sign * m * 2 ** -24;
   return sign * (1024 + m) * 2 ** (exp - 25);
-}
-
-/** Rounds a non-negative number of at most 2^12 to the nearest integer, ties to even. */
-function roundHalfEven(v: number): number {
-  const f = Math.floor(v);
-  const d = v - f;
-  if (d > 0.5 || (d === 0.5 && (f & 1) === 1)) return f + 1;
-  return f;
 }
 
 /**
