@@ -192,3 +192,36 @@ describe("writeHuffmanStream", () => {
     );
   });
 });
+
+describe("writeHuffmanStream against a bit-by-bit writer", () => {
+  it("writes the same bytes for any table and input, long codes and odd lengths included", async () => {
+    const { buildHuffmanTable, writeHuffmanStream } = await import("../src/encoder/huffman.js");
+    const { BitWriter } = await import("../src/encoder/bit-writer.js");
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1 << 20 }), { minLength: 2, maxLength: 40 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 300 }),
+        fc.boolean(),
+        (weights, picks, rareOnly) => {
+          // Skewed weights give codes up to the 11-bit limit; Fibonacci weights surely do,
+          // and drawing only their rarest symbols puts long codes next to each other.
+          const fib = rareOnly ? Array.from({ length: 20 }, (_, s) => Math.round(1.618 ** s)) : weights;
+          const counts = new Uint32Array(256);
+          fib.forEach((w, s) => {
+            counts[s] = w;
+          });
+          const table = buildHuffmanTable(counts);
+          const src = Uint8Array.from(picks, (p) => (rareOnly ? p % 4 : p % fib.length));
+          const out = new Uint8Array(((src.length * table.maxBits) >> 3) + 5);
+          const end = writeHuffmanStream(src, 0, src.length, table, out, 0);
+          const reference = new BitWriter(new Uint8Array(out.length), 0);
+          for (let i = src.length - 1; i >= 0; i--) reference.add(table.packed[src[i]] >>> 4, table.packed[src[i]] & 15);
+          const refEnd = reference.close();
+          expect(end).toBe(refEnd);
+          expect(Buffer.from(out.subarray(0, end))).toEqual(Buffer.from(reference.buf.subarray(0, refEnd)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

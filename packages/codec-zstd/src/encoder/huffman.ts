@@ -24,9 +24,7 @@ const WEIGHTS_MAX_LOG = 6;
 export interface HuffmanTable {
   /** Code length per byte value (0 = absent). */
   readonly lengths: Uint8Array;
-  /** Code per byte value, written with `lengths[s]` bits. */
-  readonly codes: Uint16Array;
-  /** Per byte value `code << 4 | length`: one lookup per symbol in the stream writer. */
+  /** Per byte value its code `<< 4 | ` its length: one lookup per symbol in the stream writer. */
   readonly packed: Uint32Array;
   /** Longest code length (the tree depth). */
   readonly maxBits: number;
@@ -112,14 +110,9 @@ export function buildHuffmanTable(counts: Uint32Array): HuffmanTable {
     nextCode[l] = code;
     code = (code + perLength[l]) >> 1;
   }
-  const codes = new Uint16Array(256);
   const packed = new Uint32Array(256);
-  for (let s = 0; s <= maxSymbol; s++) {
-    if (lengths[s] === 0) continue;
-    codes[s] = nextCode[lengths[s]]++;
-    packed[s] = (codes[s] << 4) | lengths[s];
-  }
-  return { lengths, codes, packed, maxBits, maxSymbol };
+  for (let s = 0; s <= maxSymbol; s++) if (lengths[s] !== 0) packed[s] = (nextCode[lengths[s]]++ << 4) | lengths[s];
+  return { lengths, packed, maxBits, maxSymbol };
 }
 
 /** Exact size in bytes of the Huffman-coded payload of `counts` (excluding descriptions). */
@@ -322,11 +315,18 @@ export function writeHuffmanStream(
   let acc = 0;
   let bits = 0;
   let i = end;
-  // Two codes (≤ 22 bits) fit beside the < 8 pending bits before each flush.
+  // Two codes (≤ 22 bits) fit beside the < 8 pending bits before each flush, so a flush
+  // covers at most 3 whole bytes (4 would need `acc >>>= 32`, which shifts by 0). An odd
+  // first code is therefore flushed on its own.
   if (((end - start) & 1) === 1) {
     const e = packed[src[--i]];
     acc = e >>> 4;
     bits = e & 15;
+    view.setInt32(pos, acc, true);
+    const whole = bits >>> 3;
+    pos += whole;
+    acc >>>= whole << 3;
+    bits &= 7;
   }
   while (i > start) {
     const e1 = packed[src[i - 1]];
