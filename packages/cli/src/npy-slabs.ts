@@ -46,17 +46,6 @@ export function npySlabPlan(array: ZarrArray, slabBytes: number = SLAB_BYTES): S
   return { slabRows, rowElements };
 }
 
-/** A typed array of `array`'s storage for `elements` values, shared with workers when there are any. */
-function slabBuffer(array: ZarrArray, elements: number, shared: boolean): TypedArray {
-  // npySlabPlan admits only data types stored in a typed array.
-  const Storage = (array.dataType.allocate(0) as TypedArray).constructor as {
-    new (buffer: ArrayBufferLike): TypedArray;
-    BYTES_PER_ELEMENT: number;
-  };
-  const bytes = elements * array.dataType.width * Storage.BYTES_PER_ELEMENT;
-  return new Storage(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-}
-
 /**
  * Writes the whole of `array` as a .npy file through `write`, slab by slab (`plan`): the
  * header, then each slab's bytes in order. Two slabs are in flight: the next is read while
@@ -78,7 +67,10 @@ export async function writeNpySlabs(
   const rows = shape[0];
   const { slabRows, rowElements } = plan;
   const rest = shape.slice(1).map((n) => slice(0, n));
-  const buffers = [0, 1].map(() => slabBuffer(array, slabRows * rowElements, workers !== undefined));
+  // With a pool, on shared memory: its workers write into the slabs.
+  const allocate = workers === undefined ? (n: number) => dataType.allocate(n) : (await import("@zarr/core/workers")).allocateShared.bind(null, dataType);
+  // npySlabPlan admits only data types stored in a typed array.
+  const buffers = [0, 1].map(() => allocate(slabRows * rowElements) as TypedArray);
   const read = (k: number): Promise<ArrayData> => {
     const start = k * slabRows;
     const stop = Math.min(rows, start + slabRows);

@@ -22,11 +22,22 @@ export function checkedOut(out: DataArray, dataType: DataType, elements: number)
 }
 
 /**
- * A typed array of the data type's storage class, on a SharedArrayBuffer (workers write
- * into it). Only asked for when the executor uses workers, i.e. for plain-memory types.
+ * An array of `elements` values of `dataType`'s storage class on a SharedArrayBuffer: a
+ * result (or an `out` buffer for `get`) that the threads of a worker pool write into.
+ * `UNSUPPORTED` for data types not stored as plain memory (strings, objects, structs).
+ *
+ * @example
+ * ```ts
+ * import { allocateShared, createWorkerPool } from "@zarr/core/workers";
+ * const out = allocateShared(arr.dataType, 256 * 512);
+ * await get(arr, [slice(0, 256)], { out, workers: createWorkerPool() });
+ * ```
  */
-export function sharedAllocate(dataType: DataType, elements: number): DataArray {
-  const Storage = memoryStorage(dataType) as TypedArrayConstructor;
+export function allocateShared(dataType: DataType, elements: number): DataArray {
+  const Storage: TypedArrayConstructor | undefined = memoryStorage(dataType);
+  if (Storage === undefined) {
+    throw new ZarrError("UNSUPPORTED", `Values of data type ${dataType.name} are not plain memory: they cannot live on a SharedArrayBuffer`);
+  }
   return new Storage(new SharedArrayBuffer(elements * dataType.width * Storage.BYTES_PER_ELEMENT));
 }
 

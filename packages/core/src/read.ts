@@ -97,7 +97,7 @@ export async function get<N extends string>(
   const special = options.out !== undefined || executor.wantsSharedResult ? await import("./read-out.js") : undefined;
   const given = options.out === undefined ? undefined : special?.checkedOut(options.out, dataType, size);
   const out: NdArray = {
-    data: given ?? (special !== undefined && executor.wantsSharedResult ? special.sharedAllocate(dataType, size) : dataType.allocate(size)),
+    data: given ?? (special !== undefined && executor.wantsSharedResult ? special.allocateShared(dataType, size) : dataType.allocate(size)),
     shape: p.internalShape,
     stride: cStrides(p.internalShape),
   };

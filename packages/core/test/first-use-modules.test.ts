@@ -145,6 +145,20 @@ describe("get's out option (read-out.ts)", () => {
     await expect(get(arr, null, { out: new Float32Array(16) })).rejects.toThrow(/options.out must be a Int16Array for data type int16, got Float32Array/);
     await expect(get(arr, null, { out: new Int16Array(15) })).rejects.toThrow(/options.out has 15 elements; the selection needs 16/);
   });
+
+  it("allocateShared makes an out buffer on shared memory, and refuses types that are not plain memory", async () => {
+    const { allocateShared } = await import("../src/workers/index.js");
+    const store = new MemoryStore();
+    const arr = await createArray(store, "c", { shape: [3], chunkShape: [3], dataType: "complex64" });
+    await set(arr, null, [[1, 2], [3, 4], [5, 6]]);
+    const out = allocateShared(arr.dataType, 3) as Float32Array;
+    expect([out.constructor, out.length, out.buffer instanceof SharedArrayBuffer]).toEqual([Float32Array, 6, true]);
+    expect([...((await get(arr, null, { out })).data as Float32Array)]).toEqual([1, 2, 3, 4, 5, 6]);
+    const text = (await createRegistry().dataType("string")).fromConfig("string", {}, ["data_type"]);
+    expect(() => allocateShared(text, 2)).toThrow(
+      expect.objectContaining({ code: "UNSUPPORTED", message: expect.stringContaining("Values of data type string are not plain memory") }),
+    );
+  });
 });
 
 describe("missing nodes (node-not-found.ts)", () => {

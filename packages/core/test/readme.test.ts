@@ -8,6 +8,7 @@ it("the README examples run", () => {
   expect(outputs[0]).toContain("values: [ 1, 2 ]");
   expect(outputs[1]).toContain("https zip\n262143\nABORTED\n");
   expect(outputs[1]).toContain("function\n1000\n131072");
+  expect(outputs[1]).toContain("131072\ntrue 131072\n");
   expect(outputs[2]).toMatch(/^Float32Array\(2\) \[ 0, 0 \] Float32Array\(2\) \[ 0\.3503\d*, 0\.3494\d* \]/);
   expect(outputs[3]).toContain('CODEC_UNKNOWN Codec "blosc" (at $.codecs[1] in "t/zarr.json") is not registered. Install the package');
   expect(outputs[3]).toContain("It is provided by @zarr/codec-blosc: install it");
