@@ -49,7 +49,7 @@ export function npySlabPlan(array: ZarrArray, slabBytes: number = SLAB_BYTES): S
 /**
  * Writes the whole of `array` as a .npy file through `write`, slab by slab (`plan`): the
  * header, then each slab's bytes in order. Two slabs are in flight: the next is read while
- * the last one read is written. Reads use `workers` when given.
+ * the last one read is written. Reads use `workers` when given, and stop with `signal`.
  *
  * @example
  * ```ts
@@ -62,6 +62,7 @@ export async function writeNpySlabs(
   plan: SlabPlan,
   workers: WorkerPool | undefined,
   write: (piece: Uint8Array) => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<void> {
   const { shape, dataType } = array;
   const rows = shape[0];
@@ -75,7 +76,7 @@ export async function writeNpySlabs(
     const start = k * slabRows;
     const stop = Math.min(rows, start + slabRows);
     const out: DataArray = buffers[k % 2].subarray(0, (stop - start) * rowElements * dataType.width);
-    return get(array, [slice(start, stop), ...rest], { workers, out });
+    return get(array, [slice(start, stop), ...rest], { workers, out, signal });
   };
   const slabs = Math.ceil(rows / slabRows);
   await write(formatNpyHeader(dataTypeToDescr(dataType), shape));

@@ -45,7 +45,8 @@ export const USAGE: Record<string, string> = {
   --format FMT     json: {"shape", "data_type", "values"}; npy: a NumPy .npy file.
                    Default: json on standard output and for -o FILE.json; npy for any
                    other -o FILE (FILE.npy, no extension, /dev/null)
-  -o, --output F   write to file F instead of standard output (removed if the read fails)
+  -o, --output F   write to file F instead of standard output (removed if the read fails
+                   or Ctrl-C stops it; a second Ctrl-C exits at once)
   -j, --workers N  worker threads for decoding large compressed chunks (default: one per
                    core; 0: none). Threads start only for chunks worth it (64 KiB or more)
   A whole array larger than 64 MiB written as .npy is read and written in slabs of whole

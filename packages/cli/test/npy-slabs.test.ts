@@ -118,6 +118,17 @@ describe("writeNpySlabs", () => {
     expect(failure).toBeInstanceOf(ZarrError);
     expect((failure as ZarrError).message).toContain("bad/c/4/0");
     expect(existsSync(output)).toBe(false);
+    // An aborted read (zarr get's Ctrl-C) stops at the next slab and leaves no file either.
+    const good = await filled("stop", [12, 4], [2, 4], "float32");
+    const stopping = new AbortController();
+    const stopped = await writeOutput(output, io, (write) =>
+      writeNpySlabs(good, plan, undefined, async (piece) => {
+        await write(piece);
+        stopping.abort();
+      }, stopping.signal),
+    ).catch((e: unknown) => e);
+    expect((stopped as ZarrError).code).toBe("ABORTED");
+    expect(existsSync(output)).toBe(false);
     // A finished write stays.
     await writeOutput(output, io, async (write) => write("ok"));
     expect(readFileSync(output, "utf8")).toBe("ok");

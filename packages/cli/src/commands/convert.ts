@@ -3,6 +3,7 @@ import { normalizePath, open } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
 import { convert, writeDraft } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
+import { interruptible } from "../interrupt.js";
 import { printable } from "../printable.js";
 import { terminalProgress } from "../progress.js";
 import { cliRegistry } from "../registry.js";
@@ -88,22 +89,4 @@ async function writeDraftCommand(node: Awaited<ReturnType<typeof open>>, target:
       `Wrote ${result.arrays.length} arrays and ${result.groups.length} groups in the early Zarr v3 draft layout (GDAL 3.6, zarr-python 2.13)${skipped}\n`,
     );
   });
-}
-
-/**
- * Runs `body` with a signal that the first Ctrl-C aborts (the conversion stops between
- * chunks and says so); a second Ctrl-C exits at once with status 130.
- */
-async function interruptible<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onSignal);
-  try {
-    return await body(controller.signal);
-  } finally {
-    process.off("SIGINT", onSignal);
-  }
 }

@@ -5,6 +5,7 @@ import { isListable, type Store, ZarrError } from "@zarr/spec";
 import { CountingStore, copy } from "@zarr/store-utils";
 import { writeZipFile } from "@zarr/store-zip/node";
 import type { CliIO } from "../cli-io.js";
+import { interruptible } from "../interrupt.js";
 import { removeStaleTempFiles } from "../interrupted-put.js";
 import { terminalProgress } from "../progress.js";
 import { openStoreArg } from "../store-arg.js";
@@ -27,22 +28,6 @@ function zipTarget(dst: string): string | undefined {
 }
 
 
-/**
- * Ctrl-C aborts the copy (the writes in flight finish, so no object is left half written);
- * a second Ctrl-C exits at once.
- */
-function abortOnInterrupt(controller: AbortController): () => void {
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  };
-}
 
 /** Runs `zarr cp`. */
 export async function cpCommand(args: string[], io: CliIO): Promise<void> {
@@ -68,44 +53,43 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
       `Cannot copy from "${srcArg}": the store cannot list its keys (plain HTTP has no listing; copy from a directory, S3 or a zip archive)`,
     );
   }
-  const controller = new AbortController();
-  const { signal } = controller;
-  const stopListening = abortOnInterrupt(controller);
-  const progress = terminalProgress("keys");
-  try {
-    if (zipPath !== undefined) {
-      // Counting the bytes read shows MiB moved; entries are stored (uncompressed).
-      const counted = new CountingStore(source);
-      const summary = await writeZipFile(counted as typeof source, zipPath, {
+  // Ctrl-C or SIGTERM aborts the copy (the writes in flight finish, so no object is left
+  // half written); a second one exits at once.
+  await interruptible(async (signal) => {
+    const progress = terminalProgress("keys");
+    try {
+      if (zipPath !== undefined) {
+        // Counting the bytes read shows MiB moved; entries are stored (uncompressed).
+        const counted = new CountingStore(source);
+        const summary = await writeZipFile(counted as typeof source, zipPath, {
+          signal,
+          onProgress: ({ done, total }) => progress?.update(done, total, counted.bytesRead),
+        });
+        progress?.end();
+        await io.write(`zipped ${summary.entries} keys (${(counted.bytesRead / MiB).toFixed(1)} MiB) into ${dstArg}\n`);
+        return;
+      }
+      const destination = await openStoreArg(dstArg, { writable: true, headers: values.header });
+      // Temporary files left by writers killed earlier (an interrupted cp among them).
+      await removeStaleTempFiles(destination, "");
+      const result = await copy(source, destination, {
+        concurrency,
+        resume: values.resume === true,
         signal,
-        onProgress: ({ done, total }) => progress?.update(done, total, counted.bytesRead),
+        onProgress: ({ done, total, bytes }) => progress?.update(done, total, bytes),
       });
       progress?.end();
-      await io.write(`zipped ${summary.entries} keys (${(counted.bytesRead / MiB).toFixed(1)} MiB) into ${dstArg}\n`);
-      return;
+      const skipped = result.skipped > 0 ? `, ${result.skipped} already there` : "";
+      await io.write(`copied ${result.copied} of ${result.total} keys (${(result.bytes / MiB).toFixed(1)} MiB)${skipped}\n`);
+    } catch (error) {
+      progress?.end();
+      if (signal.aborted && !(error instanceof ZarrError && error.code === "ABORTED")) {
+        throw new ZarrError("ABORTED", "Interrupted: the copy stopped (keys in the destination are complete or absent)", { cause: error });
+      }
+      if (error instanceof ZarrError && error.code === "ABORTED") {
+        throw new ZarrError("ABORTED", `Interrupted: ${error.message}; keys in the destination are complete or absent`, { cause: error });
+      }
+      throw error;
     }
-    const destination = await openStoreArg(dstArg, { writable: true, headers: values.header });
-    // Temporary files left by writers killed earlier (an interrupted cp among them).
-    await removeStaleTempFiles(destination, "");
-    const result = await copy(source, destination, {
-      concurrency,
-      resume: values.resume === true,
-      signal,
-      onProgress: ({ done, total, bytes }) => progress?.update(done, total, bytes),
-    });
-    progress?.end();
-    const skipped = result.skipped > 0 ? `, ${result.skipped} already there` : "";
-    await io.write(`copied ${result.copied} of ${result.total} keys (${(result.bytes / MiB).toFixed(1)} MiB)${skipped}\n`);
-  } catch (error) {
-    progress?.end();
-    if (signal.aborted && !(error instanceof ZarrError && error.code === "ABORTED")) {
-      throw new ZarrError("ABORTED", "Interrupted: the copy stopped (keys in the destination are complete or absent)", { cause: error });
-    }
-    if (error instanceof ZarrError && error.code === "ABORTED") {
-      throw new ZarrError("ABORTED", `Interrupted: ${error.message}; keys in the destination are complete or absent`, { cause: error });
-    }
-    throw error;
-  } finally {
-    stopListening();
-  }
+  }, ["SIGINT", "SIGTERM"]);
 }

@@ -2,6 +2,7 @@
 import { get, normalizePath, openArray, parseSelection } from "@zarr/core";
 import type { CliIO } from "../cli-io.js";
 import { getFormat, writeGetOutput, writeOutput } from "../get-output.js";
+import { interruptible } from "../interrupt.js";
 import { npySlabPlan, writeNpySlabs } from "../npy-slabs.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
@@ -29,10 +30,13 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   const array = await openArray(store, path, { registry: cliRegistry() });
   // A whole large array as .npy goes out slab by slab, in two slabs' memory.
   const slabs = format === "npy" && selection === undefined ? npySlabPlan(array) : undefined;
-  if (slabs !== undefined) {
-    await withWorkerPool(poolSize, (workers) => writeOutput(values.output, io, (write) => writeNpySlabs(array, slabs, workers, write)));
-    return;
-  }
-  const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers }));
-  await writeGetOutput(result, format, values.output, io);
+  // Ctrl-C stops the reads; a file written in part is removed.
+  await interruptible(async (signal) => {
+    if (slabs !== undefined) {
+      await withWorkerPool(poolSize, (workers) => writeOutput(values.output, io, (write) => writeNpySlabs(array, slabs, workers, write, signal)));
+      return;
+    }
+    const result = await withWorkerPool(poolSize, (workers) => get(array, selection, { workers, signal }));
+    await writeGetOutput(result, format, values.output, io);
+  });
 }

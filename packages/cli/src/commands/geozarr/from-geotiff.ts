@@ -5,13 +5,14 @@ import { v2Writer } from "@zarr/geozarr";
 import type { GeoTiffImportOptions } from "@zarr/geozarr/geotiff";
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
+import { interruptible } from "../../interrupt.js";
 import { printable } from "../../printable.js";
 import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { withWorkerPool, workerCount } from "../../workers.js";
-import { fmt, interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
+import { fmt, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr from-geotiff TIFF DST [PATH]`. */
 export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<void> {

@@ -3,13 +3,14 @@
 import { normalizePath } from "@zarr/core";
 import { buildPyramid, loadHierarchy, type PyramidOptions, v2Writer } from "@zarr/geozarr";
 import type { CliIO } from "../../cli-io.js";
+import { interruptible } from "../../interrupt.js";
 import { printable } from "../../printable.js";
 import { terminalProgress } from "../../progress.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { withWorkerPool, workerCount } from "../../workers.js";
-import { interruptible, parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
+import { parseConventionsOption, parseFactors, parseGdalCrs, parseMinSize, parsePair, parseResamplingOption, parseZarrFormat } from "./shared.js";
 
 /** Runs `zarr geozarr pyramid SRC DST`. */
 export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {

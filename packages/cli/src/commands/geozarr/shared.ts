@@ -79,16 +79,3 @@ export function parseMinSize(text: string): number {
   if (!Number.isSafeInteger(m) || m < 1) throw new UsageError(`--min-size is a positive integer, not "${text}"`, "geozarr");
   return m;
 }
-
-/** Runs `body` with an abort signal that Ctrl-C fires. */
-export async function interruptible<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const stop = () => controller.abort(new Error("interrupted"));
-  process.once("SIGINT", stop);
-  try {
-    return await body(controller.signal);
-  } finally {
-    process.removeListener("SIGINT", stop);
-  }
-}
-
