@@ -157,7 +157,7 @@ describe("zarr geozarr", () => {
       expect(r.code).toBe(1);
       expect(r.err).toBe("zarr: [METADATA_INVALID] 1 GeoZarr error(s) found");
       const j = JSON.parse(r.out);
-      expect(j).toMatchObject({ valid: false, strict: false, counts: { error: 1, warning: 0, info: 0 }, summary: "NOT valid: 1 error(s), 0 warning(s), 0 info; 0 Dataset(s), 0 Multiscale Dataset(s)" });
+      expect(j).toMatchObject({ valid: false, strict: false, counts: { error: 1, warning: 0, info: 1 }, summary: "NOT valid: 1 error(s), 0 warning(s), 1 info; 0 Dataset(s), 0 Multiscale Dataset(s)" });
       expect(j.findings).toEqual([
         {
           rule: "proj.code-format",
@@ -167,11 +167,35 @@ describe("zarr geozarr", () => {
           message: expect.stringContaining('write "EPSG:4326"'),
           section: "Appendix › proj: Properties",
         },
+        // The root group declares nothing: "a" is in no Dataset, only proj's own rules apply.
+        {
+          rule: "dataset.array-not-member",
+          severity: "info",
+          path: "a",
+          pointer: "/attributes/zarr_conventions",
+          message: expect.stringContaining('its group "/" does not declare proj: or spatial:'),
+          section: "Dataset › Attributes",
+        },
       ]);
       const text = await run("geozarr", "validate", dir);
       expect(text.out).toContain("error   proj.code-format  a /attributes/proj:code");
       expect(text.out).toContain("[mini-spec: Appendix › proj: Properties]");
-      expect(text.out.trim().split("\n").at(-1)).toBe("NOT valid: 1 error(s), 0 warning(s), 0 info; 0 Dataset(s), 0 Multiscale Dataset(s)");
+      expect(text.out.trim().split("\n").at(-1)).toBe("NOT valid: 1 error(s), 0 warning(s), 1 info; 0 Dataset(s), 0 Multiscale Dataset(s)");
+    });
+
+    it("a multiscales group without proj:/spatial: is valid: an info says it is no Multiscale Dataset, its levels get no Dataset rule", async () => {
+      const dir = await docsStore("layout-only.zarr", {
+        "": { zarr_format: 3, node_type: "group", attributes: { zarr_conventions: [CONVENTION_ENTRIES.multiscales], multiscales: { layout: [{ asset: "0" }] } } },
+        "0": { zarr_format: 3, node_type: "group", attributes: {} },
+        // No Y/X coordinate arrays and no transform: a Dataset rule would ask for them.
+        "0/red": band(),
+      });
+      const r = await run("geozarr", "validate", dir, "--json");
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.out);
+      expect(j.findings.map((f: { severity: string; rule: string }) => `${f.severity} ${f.rule}`)).toEqual(["info multiscales.not-geospatial"]);
+      expect(j.findings[0].message).toContain("not a GeoZarr Multiscale Dataset");
+      expect(j.summary).toBe("valid: 0 error(s), 0 warning(s), 1 info; 0 Dataset(s), 0 Multiscale Dataset(s)");
     });
 
     it("--strict makes warnings errors; usage errors stay exit 2", async () => {

@@ -19,9 +19,9 @@ import { type Finding, type Issue, issue, locate, RULES, type RuleId, type Sever
 import { type GeoHierarchy, type GeoNode, joinRelative, type LoadHierarchyOptions, loadHierarchy } from "./hierarchy.js";
 import { type Ctx, inheritedFrom } from "./rules/context.js";
 import { conventionIssues, declaredOf } from "./rules/conventions.js";
-import { checkDataset, dataArrayIssues, incompleteConventionsIssue, isDatasetGroup } from "./rules/dataset.js";
+import { arrayNotMemberIssue, checkDataset, dataArrayIssues, groupQualificationIssues, isDatasetGroup } from "./rules/dataset.js";
 import { legacyArrayIssues, legacyNodeIssues } from "./rules/legacy.js";
-import { checkLayoutSelf, checkMultiscalesMembers, multiscalesAttributeIssues } from "./rules/multiscales.js";
+import { checkLayoutSelf, checkMultiscalesMembers, isMultiscaleDataset, multiscalesAttributeIssues } from "./rules/multiscales.js";
 import { projIssues } from "./rules/proj.js";
 import { ownDimensionIssues, spatialArrayIssues, spatialIssues } from "./rules/spatial.js";
 
@@ -42,9 +42,12 @@ export interface ValidationReport {
   valid: boolean;
   findings: Finding[];
   counts: Record<Severity, number>;
-  /** Groups that qualify as GeoZarr Datasets (declare proj: or spatial:). */
+  /**
+   * Groups checked as GeoZarr Datasets: those that declare both proj: and spatial:, and
+   * the levels of the Multiscale Datasets.
+   */
   datasets: string[];
-  /** Groups with a multiscales layout. */
+  /** Groups that qualify as GeoZarr Multiscale Datasets (declare multiscales, proj: and spatial:). */
   multiscales: string[];
 }
 
@@ -97,8 +100,9 @@ export function validateDocument(doc: JsonObject, options: ValidateOptions & { p
   const ms = kind === "group" ? readMultiscales(attributes).value : undefined;
   if (ms !== undefined) checkLayoutSelf(node, ms, ctx);
   if (kind === "array") ctx.out.push(...locate(path, ownDimensionIssues(node)));
+  if (kind === "group") ctx.out.push(...locate(path, groupQualificationIssues(node, ms !== undefined)));
   const dsets = kind === "group" && isDatasetGroup(attributes) ? [path] : [];
-  return report(ctx.out, options, dsets, ms !== undefined ? [path] : []);
+  return report(ctx.out, options, dsets, ms !== undefined && isMultiscaleDataset(attributes) ? [path] : []);
 }
 
 /**
@@ -147,53 +151,52 @@ export function validateHierarchy(h: GeoHierarchy, options: ValidateOptions = {}
       ),
     });
   }
-  const checkedGroups = new Set<string>();
-  // Level path → whether its Multiscale Dataset is geospatial (declares proj or spatial).
-  const levelGroups = new Map<string, boolean>();
+  // Groups whose members the Dataset rules apply to: those that qualify as Datasets by
+  // their own declarations, and the levels of the Multiscale Datasets.
+  const datasetGroups = new Set<string>();
+  const levels = new Set<string>();
   for (const node of h.all()) {
     checkNodeAttributes(node, ctx, h);
     const ms = multiscalesOf(node);
     if (ms !== undefined) {
-      multiscales.push(node.path);
+      const qualifying = isMultiscaleDataset(node.attributes);
+      if (qualifying) multiscales.push(node.path);
       checkLayoutSelf(node, ms, ctx);
-      checkMultiscalesMembers(h, node, ms, ctx);
-      const d = declaredOf(node.attributes);
-      for (const e of ms.layout) levelGroups.set(joinRelative(node.path, e.asset), d.has("proj") || d.has("spatial"));
+      checkMultiscalesMembers(h, node, ms, ctx, qualifying);
+      if (qualifying) for (const e of ms.layout) levels.add(joinRelative(node.path, e.asset));
     }
   }
   for (const node of h.all()) {
     if (node.kind !== "group") continue;
-    const declared = declaredOf(node.attributes);
-    const isDataset = declared.has("proj") || declared.has("spatial");
-    if (isDataset) datasets.push(node.path);
-    if (isDataset && multiscalesOf(node) === undefined && !(declared.has("proj") && declared.has("spatial"))) {
-      ctx.out.push(...locate(node.path, [incompleteConventionsIssue(declared)]));
-    }
-    if (isDataset || levelGroups.has(node.path)) {
-      checkDataset(h, node, ctx, isDataset || levelGroups.get(node.path) === true);
-      checkedGroups.add(node.path);
+    ctx.out.push(...locate(node.path, groupQualificationIssues(node, multiscalesOf(node) !== undefined)));
+    if (isDatasetGroup(node.attributes) || levels.has(node.path)) {
+      datasets.push(node.path);
+      datasetGroups.add(node.path);
+      checkDataset(h, node, ctx);
     }
   }
   for (const node of h.all()) {
     if (node.kind !== "array") continue;
-    // The DataArray rules also hold for an array validated on its own (the root) and for
-    // every array that declares proj or spatial, inside a Dataset or not.
     const parent = h.parent(node.path);
-    const inDataset = parent !== undefined && checkedGroups.has(parent.path);
-    if (!inDataset && (node.path === "" || declaredOf(node.attributes).has("proj") || declaredOf(node.attributes).has("spatial"))) {
+    const inDataset = parent !== undefined && datasetGroups.has(parent.path);
+    // An array validated on its own (the root) is checked as a DataArray; members of a
+    // Dataset were checked with it. Elsewhere only the conventions' own rules apply.
+    if (!inDataset && node.path === "") {
       const found: Issue[] = [];
       dataArrayIssues(node, new Set(), found);
       ctx.out.push(...locate(node.path, found));
     }
-    checkArray(h, node, ctx);
+    const declared = declaredOf(node.attributes);
+    if (!inDataset && (declared.has("proj") || declared.has("spatial"))) ctx.out.push(...locate(node.path, [arrayNotMemberIssue(node, parent)]));
+    checkArray(h, node, ctx, inDataset || node.path === "");
   }
   return report(ctx.out, options, datasets, multiscales);
 }
 
 /** Checks of one array's effective georeferencing and legacy attributes. */
-function checkArray(h: GeoHierarchy, arr: GeoNode, ctx: Ctx): void {
+function checkArray(h: GeoHierarchy, arr: GeoNode, ctx: Ctx, namesChecked: boolean): void {
   const geo = effectiveGeoreference(h, arr.path);
-  ctx.out.push(...locate(arr.path, [...spatialArrayIssues(h, arr, geo), ...legacyArrayIssues(h, arr, geo)]));
+  ctx.out.push(...locate(arr.path, [...spatialArrayIssues(h, arr, geo, namesChecked), ...legacyArrayIssues(h, arr, geo)]));
 }
 
 /** Options of {@link validate}. */

@@ -197,21 +197,16 @@ describe("migration to the conventions", () => {
         { zarr_conventions: { [CONVENTION_UUIDS.proj]: GEO_PROJ_010 }, "proj:code": "EPSG:32633", "proj:spatial_dimensions": ["Y", "X"], "proj:transform": T },
         "geo-proj-0.1.0",
         // The validator does not read the 0.1.0 fields as georeferencing: it says to migrate.
-        [...Array(2).fill("error dataset.coordinate-missing"), "warning conventions.superseded-form", "warning dataset.incomplete-conventions", "warning proj.legacy-keys", "warning spatial.transform-missing"],
+        // Declaring proj alone, the group is no Dataset (an info), so no Dataset rule applies.
+        ["warning conventions.superseded-form", "warning proj.legacy-keys"],
       ],
       [
         "geo-proj 0.1.0: the geo dictionary",
         { zarr_conventions: { [CONVENTION_UUIDS.proj]: GEO_PROJ_010 }, geo: { proj: { version: "0.1.0", code: "EPSG:32633", spatial_dimensions: ["Y", "X"], transform: [...T, 0, 0, 1] } } },
         "geo-proj-0.1.0",
-        [
-          ...Array(2).fill("error dataset.coordinate-missing"),
-          // The CRS in geo.proj satisfies geo-proj 0.1.0 (no proj.missing-crs), but Dataset
-          // readers do not look there.
-          "error dataset.georeferencing-missing",
-          ...Array(2).fill("warning conventions.superseded-form"),
-          "warning dataset.incomplete-conventions",
-          "warning spatial.transform-missing",
-        ],
+        // The CRS in geo.proj satisfies geo-proj 0.1.0 (no proj.missing-crs); declaring proj
+        // alone, the group is no Dataset, so no Dataset rule applies.
+        [...Array(2).fill("warning conventions.superseded-form")],
       ],
       ["geo-proj 0.1.0: the geo dictionary without a declaration", { geo: { proj: { code: "EPSG:32633", spatial_dimensions: ["Y", "X"], transform: T } } }, "geo-proj-0.1.0", ["warning conventions.superseded-form"]],
       ["v1 with two CRS fields", { ...v1Dataset, "proj:wkt2": 'PROJCRS["WGS 84 / UTM zone 33N",ID["EPSG",32633]]' }, "conventions", ["error proj.multiple-crs"]],

@@ -14,7 +14,7 @@ it("the README examples run and print what they say", () => {
   expect(checks).toContain("[ 'proj.code-format' ] 0");
   expect(checks).toContain("proj: [ 'spatial:dimensions', 'zarr_conventions' ]");
   expect(checks).toContain("https://raw.githubusercontent.com/zarr-conventions/proj/refs/tags/v0.1/schema.json\nhttps://raw.githubusercontent.com/zarr-experimental/geo-proj/refs/tags/v1/schema.json");
-  expect(checks).toContain("60 rules; Appendix › proj: Properties");
+  expect(checks).toContain("61 rules; Appendix › proj: Properties");
   expect(checks).toContain('/ conventions declarations proj v0.1 "proj", spatial v0.1 "spatial" → v1');
   expect(checks).toContain("error multiscales.scale-inconsistent /attributes/multiscales/layout/1/transform/scale");
   expect(checks).toContain("after: true { error: 0, warning: 0, info: 0 }");

@@ -71,6 +71,18 @@ export function conventionIssues(node: GeoNode, detected: DetectedConventions): 
       ),
     );
   }
+  // spatial:* keys also extend the layout entries of a multiscales group (spatial:shape,
+  // spatial:transform): there too they are the spatial convention's.
+  const layoutKey = spatialKey === undefined && node.kind === "group" && !declared.has("spatial") ? layoutSpatialKey(a) : undefined;
+  if (layoutKey !== undefined) {
+    found.push(
+      issue(
+        "conventions.undeclared",
+        pointer("attributes", "multiscales", "layout", layoutKey.index, layoutKey.key),
+        `spatial: keys are used in the multiscales layout but the spatial convention is not declared on this group; add ${entryText("spatial")} to zarr_conventions`,
+      ),
+    );
+  }
   // On an array, multiscales is wrong in itself (multiscales.on-array), declared or not.
   if (node.kind === "group" && !declared.has("multiscales") && isJsonObject(a.multiscales) && Array.isArray(a.multiscales.layout)) {
     found.push(
@@ -78,4 +90,15 @@ export function conventionIssues(node: GeoNode, detected: DetectedConventions): 
     );
   }
   return found;
+}
+
+/** The first `spatial:*` key of a multiscales layout entry, with the entry's index. */
+function layoutSpatialKey(a: JsonObject): { index: number; key: string } | undefined {
+  const layout = isJsonObject(a.multiscales) ? a.multiscales.layout : undefined;
+  if (!Array.isArray(layout)) return undefined;
+  for (const [index, entry] of layout.entries()) {
+    const key = isJsonObject(entry) ? Object.keys(entry).find((k) => k.startsWith("spatial:")) : undefined;
+    if (key !== undefined) return { index, key };
+  }
+  return undefined;
 }

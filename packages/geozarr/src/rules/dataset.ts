@@ -1,12 +1,14 @@
 /**
  * Rule family **Dataset**: the DataArray rules (mini-spec: DataArray › Array metadata) and
  * the Dataset rules (Dataset › Attributes, Members, Geospatial Metadata) for the members
- * of a group that qualifies as a GeoZarr Dataset.
+ * of a group that qualifies as a GeoZarr Dataset, and the infos that say why a group or an
+ * array that uses proj:/spatial: is not (or not in) one.
  *
  * Rule ids: `dataarray.scalar`, `dataarray.scalar-auxiliary`,
  * `dataarray.dimension-names-missing`, `dataarray.dimension-names-duplicate`,
  * `dataset.coordinate-missing`, `dataset.coordinate-mismatch`,
- * `dataset.georeferencing-missing`, `dataset.incomplete-conventions`; for a Dataset's
+ * `dataset.georeferencing-missing`, `dataset.incomplete-conventions`,
+ * `dataset.array-not-member`; for a Dataset's
  * spatial variables also `spatial.dimensions-missing`, `spatial.transform-missing` and
  * `legacy.only`.
  */
@@ -19,19 +21,52 @@ import type { Ctx } from "./context.js";
 import { DECL_POINTER, declaredOf } from "./conventions.js";
 import { legacyOnlyIssue } from "./legacy.js";
 
-/** True when a group declares proj or spatial. */
+/**
+ * True when a group qualifies as a GeoZarr Dataset by its own declarations: it declares
+ * both proj: and spatial: (mini-spec, Dataset › Attributes). A level of a Multiscale
+ * Dataset qualifies through its multiscales group instead (Multiscale Dataset › Members).
+ */
 export function isDatasetGroup(attributes: JsonObject): boolean {
   const d = declaredOf(attributes);
-  return d.has("proj") || d.has("spatial");
+  return d.has("proj") && d.has("spatial");
 }
 
-/** A group that declares one of proj and spatial without the other (outside a multiscales group). */
-export function incompleteConventionsIssue(declared: ReadonlySet<string>): Issue {
-  const missing = declared.has("proj") ? "spatial" : "proj";
+/**
+ * The info for a group that declares one of proj: and spatial: but not the other: it is
+ * no GeoZarr Dataset. A group with a multiscales layout gets the multiscales family's
+ * info instead (`hasLayout`).
+ */
+export function groupQualificationIssues(group: GeoNode, hasLayout: boolean): Issue[] {
+  const declared = declaredOf(group.attributes);
+  if (hasLayout || declared.has("proj") === declared.has("spatial")) return [];
+  const [has, missing] = declared.has("proj") ? ["proj", "spatial"] : ["spatial", "proj"];
+  return [
+    issue(
+      "dataset.incomplete-conventions",
+      DECL_POINTER,
+      `not a GeoZarr Dataset: this group declares ${has}: but not ${missing}: (a Dataset declares both), so the Dataset rules do not apply to its members; declare ${missing}: with its keys if it is meant to be one`,
+    ),
+  ];
+}
+
+/**
+ * The info for an array that declares proj: or spatial: without being a member of a
+ * GeoZarr Dataset: says what its group lacks (or that it stands alone).
+ */
+export function arrayNotMemberIssue(arr: GeoNode, parent: GeoNode | undefined): Issue {
+  const declared = declaredOf(arr.attributes);
+  const own = (["proj", "spatial"] as const).filter((c) => declared.has(c)).map((c) => `${c}:`);
+  let why: string;
+  if (parent === undefined) why = "an array on its own is no Dataset (a Dataset is a group declaring proj: and spatial:)";
+  else {
+    const pd = declaredOf(parent.attributes);
+    const lacking = (["proj", "spatial"] as const).filter((c) => !pd.has(c)).map((c) => `${c}:`);
+    why = `its group "${parent.path || "/"}" does not declare ${lacking.join(" or ")} (a Dataset declares both)`;
+  }
   return issue(
-    "dataset.incomplete-conventions",
+    "dataset.array-not-member",
     DECL_POINTER,
-    `this group declares ${missing === "proj" ? "spatial" : "proj"} but not ${missing}: a GeoZarr Dataset carries both; declare ${missing} with its keys`,
+    `not part of a GeoZarr Dataset: this array declares ${own.join(" and ")}, but ${why}; only the conventions' own rules apply to it`,
   );
 }
 
@@ -89,7 +124,7 @@ function georeferencedDimensions(geo: EffectiveGeoreference): ReadonlySet<string
 }
 
 /** DataArray and Dataset rules for the members of a Dataset group. */
-export function checkDataset(h: GeoHierarchy, group: GeoNode, ctx: Ctx, geospatial: boolean): void {
+export function checkDataset(h: GeoHierarchy, group: GeoNode, ctx: Ctx): void {
   const arrays = h.children(group.path).filter((c) => c.kind === "array");
   const byName = new Map(arrays.map((a) => [a.name, a]));
   // Which 0-d arrays are CF auxiliaries (grid mappings, scalar coordinates).
@@ -146,8 +181,7 @@ export function checkDataset(h: GeoHierarchy, group: GeoNode, ctx: Ctx, geospati
       }
     }
   }
-  // Georeferencing of the spatial data variables (only where the Dataset is geospatial).
-  if (!geospatial) return;
+  // Georeferencing of the spatial data variables.
   let legacyOnly = 0;
   let noTransform = 0;
   let legacyTransform = 0;

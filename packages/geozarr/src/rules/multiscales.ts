@@ -14,8 +14,10 @@
  * `multiscales.resampling-unknown`; also `spatial.bbox-mismatch` (the group's bbox against
  * the base level).
  */
+
+import type { JsonObject } from "@zarr/spec";
 import { type Affine, affineClose, pixelSize, scaleAffine } from "../affine.js";
-import { COMMON_RESAMPLING, hasKeysWithPrefix, type MultiscalesAttributes, readMultiscales, readSpatial } from "../attributes.js";
+import { COMMON_RESAMPLING, type MultiscalesAttributes, readMultiscales, readSpatial } from "../attributes.js";
 import { effectiveGeoreference, levelScale } from "../effective.js";
 import { type Issue, issue, locate, pointer } from "../findings.js";
 import { type GeoHierarchy, type GeoNode, joinRelative } from "../hierarchy.js";
@@ -24,6 +26,15 @@ import type { Ctx } from "./context.js";
 import { DECL_POINTER, declaredOf, entryText } from "./conventions.js";
 import { layoutProjKeyIssues } from "./proj.js";
 import { bboxExtentIssues, round } from "./spatial.js";
+
+/** The conventions a GeoZarr Multiscale Dataset declares (Multiscale Dataset › Attributes). */
+const QUALIFYING = ["multiscales", "proj", "spatial"] as const;
+
+/** True when a group qualifies as a GeoZarr Multiscale Dataset: it declares multiscales, proj: and spatial:. */
+export function isMultiscaleDataset(attributes: JsonObject): boolean {
+  const d = declaredOf(attributes);
+  return QUALIFYING.every((c) => d.has(c));
+}
 
 /** The multiscales attribute of one node on its own: only on groups, and well-formed. */
 export function multiscalesAttributeIssues(node: GeoNode): Issue[] {
@@ -39,30 +50,23 @@ export function multiscalesAttributeIssues(node: GeoNode): Issue[] {
 export function checkLayoutSelf(node: GeoNode, ms: MultiscalesAttributes, ctx: Ctx): void {
   const found: Issue[] = [];
   const declared = declaredOf(node.attributes);
-  const a = node.attributes;
-  const geo =
-    declared.has("proj") ||
-    declared.has("spatial") ||
-    hasKeysWithPrefix(a, "proj:") ||
-    hasKeysWithPrefix(a, "spatial:") ||
-    ms.layout.some((e) => e.spatialTransform !== undefined || e.spatialShape !== undefined || e.raw["proj:transform"] !== undefined);
-  if (geo) {
-    const missing = (["multiscales", "proj", "spatial"] as const).filter((c) => !declared.has(c));
-    if (missing.length > 0) {
-      found.push(
-        issue(
-          "multiscales.conventions-missing",
-          DECL_POINTER,
-          `a geospatial Multiscale Dataset declares multiscales, proj and spatial; ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not declared: add ${missing.map(entryText).join(", ")} (and the keys they define)`,
-        ),
-      );
-    }
-  } else {
+  // A multiscales layout is valid on its own; only a group that declares all three
+  // conventions is a GeoZarr Multiscale Dataset, whose levels are Datasets.
+  const missing = QUALIFYING.filter((c) => !declared.has(c));
+  if (!declared.has("proj") && !declared.has("spatial")) {
     found.push(
       issue(
         "multiscales.not-geospatial",
         DECL_POINTER,
-        "this multiscales group has no proj:/spatial: metadata: it is a valid multiscales layout but not a GeoZarr Multiscale Dataset (levels carry no georeferencing)",
+        `not a GeoZarr Multiscale Dataset: this multiscales group declares neither proj: nor spatial: (a Multiscale Dataset declares multiscales, proj: and spatial:), so its levels are not checked as Datasets; declare ${missing.map(entryText).join(", ")} with their keys if it is meant to be one`,
+      ),
+    );
+  } else if (missing.length > 0) {
+    found.push(
+      issue(
+        "multiscales.conventions-missing",
+        DECL_POINTER,
+        `not a GeoZarr Multiscale Dataset: ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not declared (a Multiscale Dataset declares multiscales, proj: and spatial:), so its levels are not checked as Datasets; add ${missing.map(entryText).join(", ")} (and the keys they define) if it is meant to be one`,
       ),
     );
   }
@@ -208,8 +212,12 @@ function chainIssues(
 }
 
 
-/** Multiscale Dataset rules that need the members. */
-export function checkMultiscalesMembers(h: GeoHierarchy, group: GeoNode, ms: MultiscalesAttributes, ctx: Ctx): void {
+/**
+ * Layout rules that need the members (assets exist, levels agree with the layout), and,
+ * for a group that qualifies as a Multiscale Dataset, its member rules (no members outside
+ * the layout, the same variables at every level).
+ */
+export function checkMultiscalesMembers(h: GeoHierarchy, group: GeoNode, ms: MultiscalesAttributes, ctx: Ctx, qualifying: boolean): void {
   const found: Issue[] = [];
   const at = (i: number, ...rest: Array<string | number>) => pointer("attributes", "multiscales", "layout", i, ...rest);
   // Assets exist; members are levels.
@@ -228,7 +236,8 @@ export function checkMultiscalesMembers(h: GeoHierarchy, group: GeoNode, ms: Mul
       );
     }
   }
-  for (const child of h.children(group.path)) {
+  // Multiscale Dataset › Members: only a qualifying group's members are the GeoZarr model's.
+  for (const child of qualifying ? h.children(group.path) : []) {
     if (!levelPaths.has(child.path)) {
       found.push(
         issue(
@@ -302,10 +311,10 @@ export function checkMultiscalesMembers(h: GeoHierarchy, group: GeoNode, ms: Mul
         ),
       );
     }
-    // Variables per level (the mini-spec wants the same set; real data differs: a warning).
+    // Variables per level (Multiscale Dataset › Members wants the same set; real data differs: a warning).
     const sets = desc.levels.filter((l) => l.kind === "group").map((l) => ({ asset: l.asset, vars: l.variables.slice().sort() }));
     const distinct = new Set(sets.map((s) => s.vars.join(",")));
-    if (distinct.size > 1) {
+    if (qualifying && distinct.size > 1) {
       const all = [...new Set(sets.flatMap((s) => s.vars))].sort();
       const table = sets.map((s) => `${s.asset}: ${all.map((v) => (s.vars.includes(v) ? v : "-".repeat(v.length))).join(" ")}`).join(" | ");
       found.push(

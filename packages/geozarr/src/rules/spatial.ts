@@ -111,12 +111,24 @@ export function ownDimensionIssues(arr: GeoNode): Issue[] {
 
 /**
  * The spatial rules of one array in its hierarchy: its own and inherited spatial:dimensions
- * against its dimension names, spatial:shape against its shape, its own bbox against the
+ * against its dimension names (`namesChecked`: the DataArray rules check that it has them), spatial:shape against its shape, its own bbox against the
  * extent of the transform that applies.
  */
-export function spatialArrayIssues(h: GeoHierarchy, arr: GeoNode, geo: EffectiveGeoreference): Issue[] {
+export function spatialArrayIssues(h: GeoHierarchy, arr: GeoNode, geo: EffectiveGeoreference, namesChecked: boolean): Issue[] {
   const found: Issue[] = ownDimensionIssues(arr);
   const own = readSpatial(arr.attributes).value;
+  // Without dimension names, the array's own spatial:dimensions name none of its axes. Where
+  // the DataArray rules run (Dataset members, a lone array) dataarray.dimension-names-missing
+  // says so already.
+  if (own.dimensions !== undefined && arr.dimensionNames === undefined && !namesChecked) {
+    found.push(
+      issue(
+        "spatial.dimensions-not-in-array",
+        pointer("attributes", "spatial:dimensions"),
+        `spatial:dimensions [${own.dimensions.join(", ")}] name axes of "${arr.name}", but it has no dimension names; add dimension_names${arr.zarrFormat === 2 ? " (or _ARRAY_DIMENSIONS)" : ""} that include them`,
+      ),
+    );
+  }
   // Inherited spatial:dimensions must name axes of every multi-dimensional child array
   // (1-D coordinate arrays index one of them and are exempt).
   const dimsFrom = geo.provenance.dimensions;
