@@ -76,6 +76,8 @@ function report(findings: Finding[], options: ValidateOptions, datasets: string[
  * without its members: the convention declarations, the proj/spatial/multiscales fields,
  * and the layout's internal consistency (derived_from graph, transforms, scales against
  * the levels' `spatial:transform` and `spatial:shape`, the bbox against the base level).
+ * A group document that declares one of proj:/spatial: gets the info that it is no Dataset;
+ * an array document gets none (whether its group is a Dataset is not known here).
  *
  * @example
  * ```ts
