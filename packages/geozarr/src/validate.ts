@@ -170,7 +170,8 @@ export function validateHierarchy(h: GeoHierarchy, options: ValidateOptions = {}
   }
   for (const node of h.all()) {
     if (node.kind !== "group") continue;
-    ctx.out.push(...locate(node.path, groupQualificationIssues(node, multiscalesOf(node) !== undefined)));
+    // A level of a Multiscale Dataset is a Dataset through its multiscales group, whatever it declares.
+    if (!levels.has(node.path)) ctx.out.push(...locate(node.path, groupQualificationIssues(node, multiscalesOf(node) !== undefined)));
     if (isDatasetGroup(node.attributes) || levels.has(node.path)) {
       datasets.push(node.path);
       datasetGroups.add(node.path);

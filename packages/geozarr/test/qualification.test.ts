@@ -206,6 +206,14 @@ describe("qualification through the hierarchy", () => {
     expect(r.datasets.sort()).toEqual(["", "0", "1"]);
   });
 
+  it("a level of a Multiscale Dataset that declares only proj: is still a Dataset, with no info saying otherwise", async () => {
+    const docs = groupDocs(["proj", "spatial", "multiscales"]);
+    docs["1"] = group(attributesOf(["proj"], "group"));
+    const { r, list } = await findings(docs);
+    expect(list).toEqual([coordinateMissing("0/b"), coordinateMissing("1/b")]);
+    expect(r.datasets.sort()).toEqual(["", "0", "1"]);
+  });
+
   it("a sub-group of a Dataset that is not a level is not a Dataset", async () => {
     const docs = groupDocs(["proj", "spatial"]);
     docs.time = array([3], ["time"]);
