@@ -1,7 +1,8 @@
 /**
- * Types that follow an array's data type name: the storage array `get` returns and the
- * scalar a `DataType` reads, per built-in data type (see the table in
- * data-types/index.ts), so `ZarrArray<"float32">` reads as a `Float32Array` without a cast.
+ * Types that follow an array's data type name: the storage array `get` returns, the
+ * scalar a `DataType` reads and the element `set` accepts, per built-in data type (see the
+ * table in data-types/index.ts), so `ZarrArray<"float32">` reads as a `Float32Array`
+ * without a cast and refuses an `Int32Array` or strings when written.
  * Names this map does not know (third-party data types, or an array not narrowed) fall
  * back to the general `DataArray`/`Scalar`.
  */
@@ -9,51 +10,53 @@ import type { Complex, DataArray, DataType, Scalar, StructValue } from "@zarr/sp
 
 /**
  * For each built-in data type name (aliases included): the storage array `get` returns
- * (`array`) and one element as a JavaScript value (`scalar`). Exactly what the data types
- * of @zarr/core allocate and read (checked against them by core's data-type-map test).
+ * (`array`), one element as a JavaScript value (`scalar`), and one element as `set`
+ * accepts it (`input`: what the data type's `coerce` converts, e.g. a `number` or a
+ * `bigint` for an int64). Exactly what the data types of @zarr/core allocate, read and
+ * accept (checked against them by core's data-type-map test).
  */
 export interface DataTypeMap {
   /** 0/1 bytes, not booleans; `dataType.getItem` reads an element as a `boolean`. */
-  bool: { array: Uint8Array; scalar: boolean };
-  int8: { array: Int8Array; scalar: number };
-  int16: { array: Int16Array; scalar: number };
-  int32: { array: Int32Array; scalar: number };
-  int64: { array: BigInt64Array; scalar: bigint };
-  uint8: { array: Uint8Array; scalar: number };
-  uint16: { array: Uint16Array; scalar: number };
-  uint32: { array: Uint32Array; scalar: number };
-  uint64: { array: BigUint64Array; scalar: bigint };
+  bool: { array: Uint8Array; scalar: boolean; input: boolean | 0 | 1 };
+  int8: { array: Int8Array; scalar: number; input: number | bigint };
+  int16: { array: Int16Array; scalar: number; input: number | bigint };
+  int32: { array: Int32Array; scalar: number; input: number | bigint };
+  int64: { array: BigInt64Array; scalar: bigint; input: bigint | number };
+  uint8: { array: Uint8Array; scalar: number; input: number | bigint };
+  uint16: { array: Uint16Array; scalar: number; input: number | bigint };
+  uint32: { array: Uint32Array; scalar: number; input: number | bigint };
+  uint64: { array: BigUint64Array; scalar: bigint; input: bigint | number };
   /** Held as float32 (Node 20 has no `Float16Array`; every float16 is exact as a float32). */
-  float16: { array: Float32Array; scalar: number };
-  float32: { array: Float32Array; scalar: number };
-  float64: { array: Float64Array; scalar: number };
+  float16: { array: Float32Array; scalar: number; input: number | bigint };
+  float32: { array: Float32Array; scalar: number; input: number | bigint };
+  float64: { array: Float64Array; scalar: number; input: number | bigint };
   /** Interleaved `[re, im]`: two slots per element. */
-  complex64: { array: Float32Array; scalar: Complex };
+  complex64: { array: Float32Array; scalar: Complex; input: Complex | number };
   /** Interleaved `[re, im]`: two slots per element. */
-  complex128: { array: Float64Array; scalar: Complex };
-  string: { array: string[]; scalar: string };
-  bytes: { array: Uint8Array[]; scalar: Uint8Array };
-  variable_length_bytes: { array: Uint8Array[]; scalar: Uint8Array };
+  complex128: { array: Float64Array; scalar: Complex; input: Complex | number };
+  string: { array: string[]; scalar: string; input: string };
+  bytes: { array: Uint8Array[]; scalar: Uint8Array; input: Uint8Array };
+  variable_length_bytes: { array: Uint8Array[]; scalar: Uint8Array; input: Uint8Array };
   /** Trailing NULs stripped, as NumPy does. */
-  fixed_length_utf32: { array: string[]; scalar: string };
+  fixed_length_utf32: { array: string[]; scalar: string; input: string };
   /** int64 counts of the unit; NaT is -2^63. */
-  "numpy.datetime64": { array: BigInt64Array; scalar: bigint };
-  datetime64: { array: BigInt64Array; scalar: bigint };
-  "numpy.timedelta64": { array: BigInt64Array; scalar: bigint };
-  timedelta64: { array: BigInt64Array; scalar: bigint };
+  "numpy.datetime64": { array: BigInt64Array; scalar: bigint; input: bigint | number | "NaT" };
+  datetime64: { array: BigInt64Array; scalar: bigint; input: bigint | number | "NaT" };
+  "numpy.timedelta64": { array: BigInt64Array; scalar: bigint; input: bigint | number | "NaT" };
+  timedelta64: { array: BigInt64Array; scalar: bigint; input: bigint | number | "NaT" };
   /** One record object per element (Zarr v2 structured dtypes). */
-  struct: { array: StructValue[]; scalar: StructValue };
-  structured: { array: StructValue[]; scalar: StructValue };
+  struct: { array: StructValue[]; scalar: StructValue; input: StructValue };
+  structured: { array: StructValue[]; scalar: StructValue; input: StructValue };
   /** `length_bytes` bytes per element, NUL-padded (Zarr v2 `|S<n>`). */
-  null_terminated_bytes: { array: Uint8Array; scalar: Uint8Array };
+  null_terminated_bytes: { array: Uint8Array; scalar: Uint8Array; input: Uint8Array | string };
   /** Zarr v2 `|O` object arrays: whatever the object codec decoded. */
-  object: { array: Scalar[]; scalar: Scalar };
+  object: { array: Scalar[]; scalar: Scalar; input: Scalar };
   /**
    * zarrs' nullable values: the inner type's scalar (`number`, `bigint` for 64-bit
    * integers, `boolean` for `bool`) or `null` where the element is missing. Registered by
    * `optionalEntries` of `@zarr/core/extensions` (and @zarr/all).
    */
-  optional: { array: (number | bigint | boolean | null)[]; scalar: number | bigint | boolean | null };
+  optional: { array: (number | bigint | boolean | null)[]; scalar: number | bigint | boolean | null; input: number | bigint | boolean | null };
 }
 
 /** `r8`, `r16`, …: raw bits, N/8 bytes per element in a `Uint8Array`. */
@@ -76,6 +79,16 @@ export type ArrayOf<N extends string> = N extends keyof DataTypeMap
 /** One element of data type `N` as a JavaScript value (`ScalarOf<"int64">` is `bigint`); `Scalar` for unknown names. */
 export type ScalarOf<N extends string> = N extends keyof DataTypeMap
   ? DataTypeMap[N]["scalar"]
+  : N extends RawBitsName
+    ? Uint8Array
+    : Scalar;
+
+/**
+ * One element of data type `N` as `set` accepts it (`InputOf<"int64">` is
+ * `bigint | number`, `InputOf<"bool">` is `boolean | 0 | 1`); `Scalar` for unknown names.
+ */
+export type InputOf<N extends string> = N extends keyof DataTypeMap
+  ? DataTypeMap[N]["input"]
   : N extends RawBitsName
     ? Uint8Array
     : Scalar;
