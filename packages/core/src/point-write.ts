@@ -41,7 +41,8 @@ import { adoptData, deleteKey, isDataArray, isInputArray, type SetOptions, write
  * flat array holding one element per point (C order of the selection's shape), or an
  * `{ data, shape, stride? }` array broadcast to the selection's shape. Of repeated points
  * the last one wins, as in NumPy. Each chunk holding points is read, modified and
- * written once. Options as for `set` (`writeEmptyChunks`, `lock`, `signal`, ...).
+ * written once. Options as for `set` (`writeEmptyChunks`, `lock`, `signal`, ...); the
+ * value is typed by the array's data type as `set`'s is ({@link SetValueOf}).
  *
  * @example
  * ```ts
@@ -62,7 +63,8 @@ export async function setCoordinates<N extends string>(
 /**
  * Writes `value` to the elements where `mask` (`{ data, shape }` of the array's full
  * shape) is true: a scalar, or one element per true mask element in C order (zarr-python's
- * `set_mask_selection`). A mask of another shape throws `INVALID_SELECTION`.
+ * `set_mask_selection`). A mask of another shape throws `INVALID_SELECTION`. The value is
+ * typed by the array's data type as `set`'s is ({@link SetValueOf}).
  *
  * @example
  * ```ts

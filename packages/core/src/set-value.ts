@@ -26,9 +26,9 @@ export interface InputArray<A extends DataArray = DataArray> {
 export type SetValue = Scalar | DataArray | InputArray;
 
 /**
- * A value for `set` on a `ZarrArray<N>`: one element (`InputOf<N>`: a `number` for the
- * numeric types, `bigint | number` for 64-bit integers and datetimes, a `boolean` for
- * `bool`, a `string` for strings, `[re, im]` or a number for complex), a flat array in C
+ * A value for `set` on a `ZarrArray<N>`: one element (`InputOf<N>`: a number, or a bigint
+ * the data type converts, for the numeric types, datetimes also `"NaT"`; `true`, `false`,
+ * `0` or `1` for `bool`; a `string` for strings; `[re, im]` or a number for complex), a flat array in C
  * order of such elements, the data type's own storage array (`ArrayOf<N>`, what `get`
  * returns: a `Float32Array` for `"float32"`), or `{ data, shape }` holding either.
  *
