@@ -17,6 +17,13 @@ const FILE_SUFFIX = /\.(json|zarr|zip|npy|md|ts|js|mjs|html|tif|tiff|zarray|zgro
  */
 const API_SPAN = /^(?:await\s+)?(?:new\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(.*\))?$/;
 
+/** The guides' names for our nodes: `arr.x` must be a member of `ZarrArray` itself, not of any type. */
+const NODE_VARIABLES = new Map([
+  ["arr", "ZarrArray"],
+  ["array", "ZarrArray"],
+  ["group", "ZarrGroup"],
+]);
+
 /** Namespaces of other tools whose dotted names are never ours: zarrita's `zarr.*`, numcodecs ids. */
 const FOREIGN_NAMESPACES = new Set(["zarr", "numcodecs"]);
 
@@ -82,7 +89,9 @@ function spanProblem(span, names, known, foreign) {
   const called = m[2] !== undefined || span.startsWith("new ");
   if (FOREIGN_NAMESPACES.has(head) || foreign.has(head)) return undefined;
   if (member !== undefined) {
-    // `arr.is`, `defaultRegistry.add(…)`: the member (of a variable, or of an export) must exist.
+    const node = NODE_VARIABLES.get(head);
+    if (node !== undefined) return names.membersOf.get(node)?.has(member) ? undefined : `names a member "${member}" that ${node} does not have`;
+    // `defaultRegistry.add(…)`, `image.codecs`: the member (of an export or a variable) must exist.
     return names.members.has(member) ? undefined : `names a member "${member}" that no exported type has`;
   }
   // Lowercase words are commands, codec and option names as often as functions: only calls are checked.

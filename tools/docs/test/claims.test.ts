@@ -40,6 +40,7 @@ describe("the public names the checks compare with", () => {
     expect(names.exports.get("@zarr/core")?.has("FileSystemStore")).toBe(false);
     expect(arrayMembers.has("is")).toBe(true);
     expect(arrayMembers.has("dimensionNames")).toBe(true);
+    expect(names.membersOf.get("ZarrGroup")?.has("attributes")).toBe(true);
     expect(names.members.has("writeEmptyChunks")).toBe(true); // an options field
   });
 });
@@ -55,7 +56,7 @@ describe("the guides name only API that exists", () => {
     const guide = [
       "Open with `openArray(store, path)`, or `openArrayFast(store, path)`.",
       "Write with `new FastStore()`; `FileSystemStore` of `@zarr/store-http`; `ZarrError` is fine.",
-      "Test `arr.is(\"float32\")`, not `arr.isFloat32`; `@zarr/store-nowhere` has nothing.",
+      "Test `arr.is(\"float32\")`, not `arr.isFloat32`; `@zarr/store-nowhere` has nothing; `arr.codecs`, not `arr.registryEntries`, `image.nope`.",
       "",
       "```js",
       'import { get, getFast, type ZarrArray } from "@zarr/core";',
@@ -68,8 +69,10 @@ describe("the guides name only API that exists", () => {
       "g:1: `FileSystemStore` is said to be of @zarr/store-http, which does not export FileSystemStore",
       'g:1: `openArrayFast(store, path)` names "openArrayFast", which no @zarr package exports',
       'g:1: `new FastStore()` names "FastStore", which no @zarr package exports',
-      'g:1: `arr.isFloat32` names a member "isFloat32" that no exported type has',
+      'g:1: `arr.isFloat32` names a member "isFloat32" that ZarrArray does not have',
       "g:1: `@zarr/store-nowhere` names a module no package exports",
+      'g:1: `arr.registryEntries` names a member "registryEntries" that ZarrArray does not have',
+      'g:1: `image.nope` names a member "nope" that no exported type has',
     ]);
   });
 
