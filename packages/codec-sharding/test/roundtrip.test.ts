@@ -6,6 +6,7 @@
  * holding only the fill value are deleted.
  */
 import {
+  type ArrayOf,
   createArray,
   type DataArray,
   get,
@@ -110,12 +111,12 @@ function shapeOf(layout: Layout): number[] {
   });
 }
 
-function allocate(dtype: Layout["dtype"], n: number): DataArray {
+function allocate(dtype: Layout["dtype"], n: number): ArrayOf<Layout["dtype"]> {
   return dtype === "int16" ? new Int16Array(n) : dtype === "float32" ? new Float32Array(n) : new Uint8Array(n);
 }
 
 /** Values with many fill-valued elements and a fill-valued box. */
-function randomData(layout: Layout, shape: number[], rand: () => number): DataArray {
+function randomData(layout: Layout, shape: number[], rand: () => number): ArrayOf<Layout["dtype"]> {
   const n = shape.reduce((a, b) => a * b, 1);
   const data = allocate(layout.dtype, n);
   const fillShare = rand();

@@ -11,8 +11,9 @@ export { ChunkCache, type ChunkCacheOptions, createChunkCache } from "./chunk-ca
 export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
 export { DefaultKeyEncoding, defaultChunkKeyEncoding, V2KeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";
 export { bytesCodec } from "./codecs/bytes.js";
+export { lazyOptionalEntries } from "./codecs/optional-lazy.js";
 export { create, createArray, createGroup, guessChunkShape } from "./create.js";
-export type { ArrayOf, DataTypeMap, DataTypeName, DataTypeOf, RawBitsName, ScalarOf } from "./data-type-map.js";
+export type { ArrayOf, DataTypeMap, DataTypeName, DataTypeOf, InputOf, RawBitsName, ScalarOf } from "./data-type-map.js";
 export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";
 export { KeyMutex, type ReleaseKey } from "./key-mutex.js";
 export { children, listChildren, walk, walkEntries } from "./listing.js";
@@ -53,7 +54,6 @@ export { setCoordinates, setMask } from "./point-write.js";
 export type { BooleanMask, CoordinateArray, CoordinateSelection, IndexArray } from "./points.js";
 export { type ArrayData, type GetOptions, get } from "./read.js";
 export * from "./registry.js";
-export { lazyOptionalEntries } from "./codecs/optional-lazy.js";
 export { type ResizeOptions, resize } from "./resize.js";
 export {
   type DimSelection,
@@ -65,4 +65,5 @@ export {
   type Slice,
   slice,
 } from "./selection.js";
-export { type InputArray, type SetOptions, type SetValue, set } from "./write.js";
+export type { InputArray, SetValue, SetValueOf } from "./set-value.js";
+export { type SetOptions, set } from "./write.js";

@@ -32,7 +32,8 @@ import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY } from "./plan.js";
 import { blockSelection, blockShape, groupPointsByChunk, type PointChunk } from "./point-chunks.js";
 import { type BooleanMask, type CoordinateSelection, type ResolvedPoints, resolveCoordinates, resolveMask } from "./points.js";
-import { adoptData, deleteKey, isDataArray, isInputArray, type SetOptions, type SetValue, writeKey } from "./write.js";
+import type { SetValue, SetValueOf } from "./set-value.js";
+import { adoptData, deleteKey, isDataArray, isInputArray, type SetOptions, writeKey } from "./write.js";
 
 /**
  * Writes `value` to the points `coordinates` names (one integer index array per
@@ -40,7 +41,8 @@ import { adoptData, deleteKey, isDataArray, isInputArray, type SetOptions, type 
  * flat array holding one element per point (C order of the selection's shape), or an
  * `{ data, shape, stride? }` array broadcast to the selection's shape. Of repeated points
  * the last one wins, as in NumPy. Each chunk holding points is read, modified and
- * written once. Options as for `set` (`writeEmptyChunks`, `lock`, `signal`, ...).
+ * written once. Options as for `set` (`writeEmptyChunks`, `lock`, `signal`, ...); the
+ * value is typed by the array's data type as `set`'s is ({@link SetValueOf}).
  *
  * @example
  * ```ts
@@ -48,29 +50,35 @@ import { adoptData, deleteKey, isDataArray, isInputArray, type SetOptions, type 
  * await setCoordinates(arr, [[0, 0], [3, 3]], new Float32Array([5, 6]));          // [0, 3] ends up 6
  * ```
  */
-export async function setCoordinates(
-  array: ZarrArray,
+export async function setCoordinates<N extends string>(
+  array: ZarrArray<N>,
   coordinates: CoordinateSelection,
-  value: SetValue,
+  value: NoInfer<SetValueOf<N>>,
   options: SetOptions = {},
 ): Promise<void> {
   throwIfAborted(options.signal);
-  await writePoints(array, resolveCoordinates(coordinates, array.shape, array.dimensionNames), value, options);
+  await writePoints(array, resolveCoordinates(coordinates, array.shape, array.dimensionNames), value as SetValue, options);
 }
 
 /**
  * Writes `value` to the elements where `mask` (`{ data, shape }` of the array's full
  * shape) is true: a scalar, or one element per true mask element in C order (zarr-python's
- * `set_mask_selection`). A mask of another shape throws `INVALID_SELECTION`.
+ * `set_mask_selection`). A mask of another shape throws `INVALID_SELECTION`. The value is
+ * typed by the array's data type as `set`'s is ({@link SetValueOf}).
  *
  * @example
  * ```ts
  * await setMask(arr, { data: values.map((v) => Number.isNaN(v)), shape: arr.shape }, 0);
  * ```
  */
-export async function setMask(array: ZarrArray, mask: BooleanMask, value: SetValue, options: SetOptions = {}): Promise<void> {
+export async function setMask<N extends string>(
+  array: ZarrArray<N>,
+  mask: BooleanMask,
+  value: NoInfer<SetValueOf<N>>,
+  options: SetOptions = {},
+): Promise<void> {
   throwIfAborted(options.signal);
-  await writePoints(array, resolveMask(mask, array.shape), value, options);
+  await writePoints(array, resolveMask(mask, array.shape), value as SetValue, options);
 }
 
 /** The value to write: one element per point (in the data type's storage), or one scalar for all. */

@@ -37,6 +37,7 @@ import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, type Plan, plan } from "./plan.js";
 import { type GetOptions, positional } from "./read.js";
 import type { Selection } from "./selection.js";
+import type { InputArray, SetValue, SetValueOf } from "./set-value.js";
 
 /** Options of `set`. */
 export interface SetOptions extends GetOptions {
@@ -89,17 +90,6 @@ function ascending(src: DimIndexer[], dst: DimIndexer[]): [DimIndexer[], DimInde
     }
   }
   return [s2, d2];
-}
-
-/** A value for `set`: a scalar, a flat array in C order, or an N-dimensional array to broadcast. */
-export type SetValue = Scalar | DataArray | InputArray;
-
-/** An N-dimensional input: `stride` defaults to C order, `offset` to 0. */
-export interface InputArray {
-  data: DataArray;
-  shape: number[];
-  stride?: number[];
-  offset?: number;
 }
 
 export function isInputArray(value: unknown): value is InputArray {
@@ -200,6 +190,12 @@ function valueView(value: InputArray, plan: Plan, dataType: DataType): NdArray {
  * chunks are read, modified and written back; chunks that end up all fill value are
  * deleted instead of written (unless `writeEmptyChunks`).
  *
+ * `value` is typed by the array's data type when that is known, as `get`'s result is
+ * ({@link SetValueOf}): a `ZarrArray<"float32">` takes numbers, `number[]`, a
+ * `Float32Array` or `{ data, shape }` of those, and an `Int32Array` or a string is a type
+ * error. On an array whose data type is not known, any value compiles and the data type
+ * converts it at run time or throws `INVALID_ARGUMENT`.
+ *
  * @example
  * ```ts
  * await set(arr, [slice(0, 2), null], 0);                    // a scalar
@@ -207,15 +203,16 @@ function valueView(value: InputArray, plan: Plan, dataType: DataType): NdArray {
  * await set(arr, [0], { data: row, shape: [1, 100] });       // broadcast
  * ```
  */
-export async function set(
-  array: ZarrArray,
+export async function set<N extends string>(
+  array: ZarrArray<N>,
   selection: Selection | NamedSelection | null | undefined,
-  value: SetValue,
+  value: NoInfer<SetValueOf<N>>,
   options: SetOptions = {},
 ): Promise<void> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
-  const { chunkStore: store, dataType, codecs } = array;
+  // The untyped view: the engine writes any data type; `value`'s type only guards callers.
+  const { chunkStore: store, dataType, codecs } = array as ZarrArray;
   if (!isWritable(store)) {
     const through = store === array.store ? "" : " through its storage transformers";
     throw new ZarrError("STORE_READ_ONLY", `Cannot write array "${array.path}": the store is not writable${through}`);
@@ -223,15 +220,16 @@ export async function set(
   const p = await plan(array, await positional(array, selection));
   let view: NdArray | undefined;
   let scalar: Scalar | undefined;
-  if (isInputArray(value)) view = valueView(value, p, dataType);
-  else if (isDataArray(value, dataType)) {
-    const data = adoptData(value, dataType, shapeSize(p.outShape));
+  const given = value as SetValue;
+  if (isInputArray(given)) view = valueView(given, p, dataType);
+  else if (isDataArray(given, dataType)) {
+    const data = adoptData(given, dataType, shapeSize(p.outShape));
     view = valueView({ data, shape: p.outShape, stride: cStrides(p.outShape) }, p, dataType);
   } else {
     try {
-      scalar = dataType.coerce(value);
+      scalar = dataType.coerce(given);
     } catch (error) {
-      throw asZarrError(error, "INVALID_ARGUMENT", `Cannot write ${describeJson(value)} to a ${dataType.name} array`);
+      throw asZarrError(error, "INVALID_ARGUMENT", `Cannot write ${describeJson(given)} to a ${dataType.name} array`);
     }
   }
   const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;

@@ -7,6 +7,7 @@
  */
 import { vlenUtf8 } from "@zarr/codec-vlen";
 import { describe, expect, it } from "vitest";
+import { optionalEntries } from "../src/extensions.js";
 import {
   createArray,
   createRegistry,
@@ -20,7 +21,6 @@ import {
   set,
   ZarrError,
 } from "../src/index.js";
-import { optionalEntries } from "../src/extensions.js";
 
 /** Builds exactly the mapped storage array (checked by the compiler). */
 type Storage<A> = abstract new (...args: never[]) => A;
@@ -73,6 +73,41 @@ const expected: { [N in keyof DataTypeMap]: Expected<DataTypeMap[N]["array"]> } 
   optional: { dataType: { name: "optional", configuration: { name: "float32" } }, storage: Array, item: (v) => v === null },
 };
 
+/**
+ * Elements as `set` is typed to accept them (`DataTypeMap[N]["input"]`), one of each kind
+ * the type names (a sample outside the input type does not compile); each must convert.
+ * `optional`'s input is any inner type's: the samples are those of its float32 inner type.
+ */
+const inputs: { [N in keyof DataTypeMap]: DataTypeMap[N]["input"][] } = {
+  bool: [true, false, 0, 1],
+  int8: [-1, 1n],
+  int16: [-1, 1n],
+  int32: [-1, 1n],
+  int64: [-1n, 1],
+  uint8: [1, 1n],
+  uint16: [1, 1n],
+  uint32: [1, 1n],
+  uint64: [1n, 1],
+  float16: [1.5, 1n],
+  float32: [1.5, 1n],
+  float64: [1.5, 1n],
+  complex64: [[1, -1], 2],
+  complex128: [[1, -1], 2],
+  string: ["a"],
+  bytes: [new Uint8Array([1])],
+  variable_length_bytes: [new Uint8Array([1])],
+  fixed_length_utf32: ["ab"],
+  "numpy.datetime64": [1n, 1, "NaT"],
+  datetime64: [1n, 1, "NaT"],
+  "numpy.timedelta64": [1n, 1, "NaT"],
+  timedelta64: [1n, 1, "NaT"],
+  struct: [{ x: 1.5 }],
+  structured: [{ x: -1 }],
+  null_terminated_bytes: [new Uint8Array([1]), "ab"],
+  object: [1, "a", null, { a: [1] }],
+  optional: [1.5, 1n, null],
+};
+
 /** The resolved data type `e` names (`optional` is registered by `optionalEntries`). */
 async function resolve(e: ExtensionLike) {
   const { name, configuration = {} } = typeof e === "string" ? { name: e } : e;
@@ -88,6 +123,12 @@ describe("DataTypeMap matches the data types", () => {
       const data = dataType.allocate(2);
       expect(data.constructor).toBe(want.storage);
       expect(want.item(dataType.getItem(data, 1))).toBe(true);
+    });
+  }
+  for (const [name, samples] of Object.entries(inputs) as [keyof DataTypeMap, unknown[]][]) {
+    it(`${name}: converts every kind of element set accepts`, async () => {
+      const dataType = await resolve(expected[name].dataType);
+      for (const sample of samples) expect(() => dataType.coerce(sample)).not.toThrow();
     });
   }
   it("r<N>: a Uint8Array of N/8 bytes per element, read as Uint8Array", async () => {

@@ -13,13 +13,19 @@ import {
   get,
   getCoordinates,
   getMask,
+  type InputOf,
   MemoryStore,
   openArray,
   resize,
+  type Scalar,
   type ScalarOf,
+  type SetValue,
+  type SetValueOf,
+  type StructValue,
   set,
   setAttributes,
-  type StructValue,
+  setCoordinates,
+  setMask,
   type ZarrArray,
 } from "@zarr/core";
 
@@ -79,6 +85,90 @@ export async function narrowedByGuard(): Promise<void> {
     check((await get(arr)).data).is<string[]>(true);
   }
 }
+
+export async function setTypedByDataType(): Promise<void> {
+  const t2m = await openArray(store, "t2m", { dataType: "float32" });
+  // Elements, plain arrays of them, the storage class, and { data, shape } of either.
+  await set(t2m, null, 1);
+  await set(t2m, null, [1, 2.5]);
+  await set(t2m, null, new Float32Array(24));
+  await set(t2m, [0], { data: new Float32Array(4), shape: [1, 4] });
+  await set(t2m, [0], { data: [1, 2, 3, 4], shape: [4], stride: [1] });
+  // What get returns writes back.
+  await set(t2m, null, await get(t2m));
+  // @ts-expect-error an Int32Array is not float32's storage: it would be converted element by element
+  await set(t2m, null, new Int32Array(24));
+  // @ts-expect-error a Float64Array would be rounded silently: say Float32Array.from(values)
+  await set(t2m, null, new Float64Array(24));
+  // @ts-expect-error strings are not numbers (this failed only at run time)
+  await set(t2m, null, ["a"]);
+  // @ts-expect-error a string scalar either
+  await set(t2m, [0], "1.5");
+  // @ts-expect-error a foreign typed array inside { data, shape } too
+  await set(t2m, [0], { data: new Int32Array(4), shape: [4] });
+  // The pointwise writes take the same values.
+  await setCoordinates(t2m, [[0, 1]], new Float32Array(2));
+  await setMask(t2m, { data: [true, false], shape: [2] }, 0);
+  // @ts-expect-error setCoordinates refuses what set refuses
+  await setCoordinates(t2m, [[0, 1]], new Uint16Array(2));
+  // @ts-expect-error setMask too
+  await setMask(t2m, { data: [true, false], shape: [2] }, ["a"]);
+
+  const counts = await createArray(store, "n", { shape: [2], dataType: "int64" });
+  await set(counts, null, 0);
+  await set(counts, null, [1n, 2]);
+  await set(counts, null, new BigInt64Array(2));
+  // @ts-expect-error uint64 storage is not int64's (values past 2^63 would not fit)
+  await set(counts, null, new BigUint64Array(2));
+  // @ts-expect-error nor is a Float64Array
+  await set(counts, null, new Float64Array(2));
+
+  const flags = await createArray(store, "b", { shape: [2], dataType: "bool" });
+  await set(flags, null, true);
+  await set(flags, null, [true, 0, 1]);
+  await set(flags, null, new Uint8Array(2));
+  // @ts-expect-error bool takes true, false, 0 or 1
+  await set(flags, null, 2);
+
+  const names = await createArray(store, "s", { shape: [2], dataType: "string" });
+  await set(names, null, ["a", "b"]);
+  await set(names, [0], "c");
+  // @ts-expect-error numbers are not strings
+  await set(names, null, [1, 2]);
+
+  const pairs = await createArray(store, "c", { shape: [2], dataType: "complex64" });
+  await set(pairs, null, [1, -1]); // one complex element, written to both
+  await set(pairs, null, [[1, -1], 2]);
+  await set(pairs, null, new Float32Array(4)); // interleaved [re, im]
+  // @ts-expect-error complex64 is stored as a Float32Array
+  await set(pairs, null, new Float64Array(4));
+
+  const time = await createArray(store, "t", { shape: [2], dataType: { name: "numpy.datetime64", configuration: { unit: "s", scale_factor: 1 } } });
+  await set(time, null, ["NaT", 0n, 1]);
+  // @ts-expect-error a date text is not a datetime64 value
+  await set(time, null, "2024-01-01");
+
+  const raw = await createArray(store, "r", { shape: [2], dataType: "r16" });
+  await set(raw, null, new Uint8Array(2));
+  // @ts-expect-error raw bits take bytes
+  await set(raw, null, 0);
+
+  // An array whose data type is not known takes everything the data types convert.
+  const any = await openArray(store, "a");
+  await set(any, null, new Int32Array(24));
+  await set(any, null, ["a"]);
+  await set(any, null, { data: new Float64Array(2), shape: [2] });
+  await setCoordinates(any, [[0]], "x");
+  const other = await createArray(store, "o", { shape: [2], dataType: "my.thirdparty.type" });
+  await set(other, null, new Int16Array(2));
+}
+
+expectType<SetValueOf<string>, SetValue>(true);
+expectType<SetValueOf<"my.thirdparty.type">, SetValue>(true);
+expectType<InputOf<"bool">, boolean | 0 | 1>(true);
+expectType<InputOf<"uint64">, bigint | number>(true);
+expectType<InputOf<"string">, string>(true);
+expectType<InputOf<string>, Scalar>(true);
 
 export async function narrowedByCreate(): Promise<void> {
   const a = await createArray(store, "c", { shape: [4], dataType: "uint64" });
