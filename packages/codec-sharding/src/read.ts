@@ -222,7 +222,7 @@ async function readTouched(
   if (wanted.length === 0) return;
   const innerSpec = innerSpecOf(state, spec);
   const inner = state.inner;
-  if (inner.partialReads) {
+  if (inner.shardContainer) {
     // Nested sharding: each inner chunk reads only what it needs from its own byte range.
     await forEachBounded(
       wanted,
