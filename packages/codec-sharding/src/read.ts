@@ -16,16 +16,18 @@ import {
   type DimIndexer,
   fillRegion,
   fullSelection,
+  memorySource,
   type NdArray,
+  pinnedSource,
   shapeSize,
   subTarget,
   type VersionedBytes,
+  windowSource,
   ZarrError,
 } from "@zarr/spec";
-import { memorySource, pinnedSource, windowSource } from "./byte-sources.js";
+import { forEachBounded } from "./bounded.js";
 import { type CachedIndex, cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
-import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
 import { projectDimension, type TouchedChunk, touchedChunks } from "./inner-grid.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";

@@ -5,6 +5,7 @@
  */
 
 export * from "./byte-ranges.js";
+export * from "./byte-sources.js";
 export * from "./c-order.js";
 export * from "./checksums.js";
 export * from "./chunk-grid.js";
