@@ -19,6 +19,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("\n0 2 2 -2\n");
   expect(out).toContain("true STORE_CHANGED\nfalse true\ntrue\n");
   expect(out).toContain("true false 67108864");
+  expect(out).toContain("Uint8Array(4) [ 2, 3, 4, 5 ] Uint8Array(1) [ 5 ] undefined\nUint8Array(2) [ 2, 3 ]\nSTORE_CHANGED\n");
   expect(out).toContain("data climate x.zarr true\n{ region: 'eu-west-1' }\nS3 store option \"region\" must be string, not number");
   expect(bounded).toBe('100\nCODEC_FAILED sized: chunk "a/c/0" would decode to 100 bytes, more than the 64 bytes it may hold (corrupt data, or a decompression bomb)\n');
 });
