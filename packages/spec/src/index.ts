@@ -4,6 +4,7 @@
  * implement, validating parsers, and the shared error class. No I/O.
  */
 
+export * from "./bounded-body.js";
 export * from "./byte-ranges.js";
 export * from "./byte-sources.js";
 export * from "./c-order.js";
@@ -16,6 +17,7 @@ export * from "./data-type.js";
 export * from "./dimension-projection.js";
 export * from "./errors.js";
 export * from "./extension.js";
+export * from "./http-ranges.js";
 export * from "./indexer.js";
 export * from "./json.js";
 export * from "./lru-cache.js";
