@@ -126,15 +126,6 @@ const INPUT_SPARE_BYTES = 1 << 20;
 /** Extra bytes a decompression scratch buffer gets, so decoders that learn the size only by decoding see that it fit. */
 const SCRATCH_SPARE = 64;
 
-/**
- * True when `codec` declares its stored values shard containers: `shardContainer`, or
- * its deprecated former name `partialReads`, which third-party codecs may still declare
- * for one release.
- */
-function declaresShardContainer(codec: ArrayToBytesCodec): boolean {
-  return codec.shardContainer === true || codec.partialReads === true;
-}
-
 /** A resolved codec chain (see {@link buildPipeline}). */
 export class Pipeline implements CodecPipeline, Stages {
   readonly codecs: readonly Codec[];
@@ -154,17 +145,14 @@ export class Pipeline implements CodecPipeline, Stages {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
     this.workerModules = offload.modules;
     this.worthOffloading = offload.worth;
-    this.shardContainer = declaresShardContainer(arrayToBytes) && arrayToArray.length === 0 && bytesToBytes.length === 0;
+    const alone = this.codecs.length === 1; // the array→bytes codec alone
+    // `partialReads`: the capability's deprecated former name, which third-party codecs may still declare for one release.
+    this.shardContainer = (arrayToBytes.shardContainer || arrayToBytes.partialReads) === true && alone;
     // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
-      arrayToBytes.encodePartial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
+      arrayToBytes.encodePartial !== undefined && alone
         ? async (source, update, spec, ctx) => (await import("./pipeline-encode.js")).encodePartOf(arrayToBytes, source, update, spec, ctx)
         : undefined;
-  }
-
-  /** @deprecated The former name of `shardContainer`, kept for one release. */
-  get partialReads(): boolean {
-    return this.shardContainer;
   }
 
   /** Loaded on the first write: apps that only read never load the encoder. */

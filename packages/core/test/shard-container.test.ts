@@ -44,10 +44,9 @@ describe("the shardContainer capability", () => {
     expect(chunkCache.entries).toBe(0);
   });
 
-  it("is still read under its deprecated former name, partialReads, and the chain reports both names", async () => {
+  it("is still read under its deprecated former name, partialReads", async () => {
     const { arr, chunkCache } = await cachedArray({ partialReads: true });
     expect(arr.codecs.shardContainer).toBe(true);
-    expect(arr.codecs.partialReads).toBe(true);
     expect(Array.from((await get(arr)).data as Int32Array)).toEqual([1, 2, 3, 4]);
     expect(chunkCache.entries).toBe(0);
   });
@@ -55,6 +54,17 @@ describe("the shardContainer capability", () => {
   it("declared false under either name, leaves the chain an ordinary one", async () => {
     const { arr } = await cachedArray({ shardContainer: false, partialReads: false });
     expect(arr.codecs.shardContainer).toBe(false);
-    expect(arr.codecs.partialReads).toBe(false);
+  });
+
+  it("takes a chain with another codec before or after the container for an ordinary one", async () => {
+    const registry = createRegistry([containerEntry({ shardContainer: true })]);
+    const arr = await createArray(new MemoryStore(), "a", {
+      shape: [4],
+      chunkShape: [4],
+      dataType: "int32",
+      codecs: [{ name: "transpose", configuration: { order: [0] } }, "example.container"],
+      registry,
+    });
+    expect(arr.codecs.shardContainer).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
  * stops as soon as it has that part (the rest is never transferred). Each store adapter
  * turns its body into {@link BodyPieces}; the bounds are kept here, once.
  */
+import { BodyLimitExceeded } from "./body-limit.js";
 
 /**
  * A body as a sequence of pieces: calls `sink` with each piece in order and resolves when
@@ -14,20 +15,6 @@
  * the call (a transport may lend its read buffer): copy what you keep.
  */
 export type BodyPieces = (sink: (piece: Uint8Array) => void) => Promise<void>;
-
-/**
- * Thrown when a body is longer than the read accepts. Internal to store adapters: they
- * turn it into `STORE_TOO_LARGE` naming the request (it is not retried).
- */
-export class BodyLimitExceeded extends Error {
-  override readonly name = "BodyLimitExceeded";
-  constructor(
-    readonly limit: number,
-    what: string,
-  ) {
-    super(`${what} is larger than the ${limit} bytes accepted`);
-  }
-}
 
 /** Thrown by a sink to stop reading a body once it has what it needs. */
 class StopReading extends Error {}

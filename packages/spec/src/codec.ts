@@ -235,12 +235,6 @@ export interface CodecPipeline {
    * values are shards, read in parts.
    */
   readonly shardContainer: boolean;
-  /**
-   * The same as {@link shardContainer}, under its former name.
-   *
-   * @deprecated Read `shardContainer`; `partialReads` is removed in the next minor release.
-   */
-  readonly partialReads: boolean;
   /** Present when the chain can update part of a stored value without re-encoding all of it. */
   encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */

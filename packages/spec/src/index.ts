@@ -4,6 +4,7 @@
  * implement, validating parsers, and the shared error class. No I/O.
  */
 
+export * from "./body-limit.js";
 export * from "./bounded-body.js";
 export * from "./byte-ranges.js";
 export * from "./byte-sources.js";
