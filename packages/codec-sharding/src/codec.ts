@@ -51,6 +51,11 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
   /** Inner chunks are cut out with strided copies, so any layout is accepted. */
   readonly acceptsStrided = true;
   /** A shard is read in parts: its index, then the inner chunks a selection needs. */
+  readonly shardContainer = true;
+  /**
+   * The same, under the capability's former name: a core of the previous release reads
+   * only this one (codec packages and core are pinned independently).
+   */
   readonly partialReads = true;
   readonly cache: ByteLruCache<string, CachedIndex>;
   private readonly formats = new Map<string, ShardFormat>();

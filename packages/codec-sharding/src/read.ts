@@ -16,16 +16,18 @@ import {
   type DimIndexer,
   fillRegion,
   fullSelection,
+  memorySource,
   type NdArray,
+  pinnedSource,
   shapeSize,
   subTarget,
   type VersionedBytes,
+  windowSource,
   ZarrError,
 } from "@zarr/spec";
-import { memorySource, pinnedSource, windowSource } from "./byte-sources.js";
+import { forEachBounded } from "./bounded.js";
 import { type CachedIndex, cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
-import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
 import { projectDimension, type TouchedChunk, touchedChunks } from "./inner-grid.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
@@ -222,7 +224,7 @@ async function readTouched(
   if (wanted.length === 0) return;
   const innerSpec = innerSpecOf(state, spec);
   const inner = state.inner;
-  if (inner.partialReads) {
+  if (inner.shardContainer) {
     // Nested sharding: each inner chunk reads only what it needs from its own byte range.
     await forEachBounded(
       wanted,

@@ -9,25 +9,26 @@ import {
   type ChunkSpec,
   type ChunkUpdate,
   type CodecCallContext,
-  cStrides,
   copyRegion,
+  cStrides,
   type DimIndexer,
   fillRegion,
   fullSelection,
   indexerLength,
   isCContiguous,
   mapConcurrent,
+  memorySource,
   type NdArray,
   shapeSize,
+  windowSource,
   ZarrError,
 } from "@zarr/spec";
-import { memorySource, missingSource, windowSource } from "./byte-sources.js";
+import { forEachBounded } from "./bounded.js";
 import { cachedBytes, fillIsZero, innerSpecOf, type ShardCodecState } from "./codec-state.js";
 import { fromInnerError, innerChunkKey, ShardVanished } from "./errors.js";
-import { forEachBounded } from "./bounded.js";
 import { fetchInnerChunks, type ShardBytes } from "./fetch-inner-chunks.js";
-import { indexOfWholeShard, fetchVersionedIndex, pinned } from "./read.js";
 import { projectDimension, selectionShape, type TouchedChunk, touchedChunks } from "./inner-grid.js";
+import { fetchVersionedIndex, indexOfWholeShard, pinned } from "./read.js";
 import { EMPTY, type ShardFormat, type ShardIndex } from "./shard-format.js";
 
 function* range(n: number): Generator<number> {
@@ -223,7 +224,7 @@ async function rewriteShard(
           if (nested && !t.covers) {
             const offset = e[2 * t.linear];
             const nbytes = e[2 * t.linear + 1];
-            let window: ByteSource = missingSource;
+            let window: ByteSource = memorySource(undefined);
             if (offset !== EMPTY && from !== undefined) {
               window =
                 "whole" in from

@@ -252,7 +252,7 @@ describe("decodePartialInto with a ByteSource", () => {
     const registry = registryWith();
     const { store, data, reopen } = await makeArray(registry);
     const arr = await reopen();
-    expect(arr.codecs.partialReads).toBe(true);
+    expect(arr.codecs.shardContainer).toBe(true);
     const shard = store.map.get("a/c/0/0");
     const spec = arr.chunkSpec([0, 0]);
     const source = countingSource(shard);

@@ -132,7 +132,7 @@ export class Pipeline implements CodecPipeline, Stages {
   readonly encodePartial: CodecPipeline["encodePartial"];
   readonly workerModules: readonly ModuleExport[] | undefined;
   readonly worthOffloading: boolean;
-  readonly partialReads: boolean;
+  readonly shardContainer: boolean;
 
   constructor(
     readonly arrayToArray: readonly ArrayToArrayCodec[],
@@ -145,10 +145,12 @@ export class Pipeline implements CodecPipeline, Stages {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
     this.workerModules = offload.modules;
     this.worthOffloading = offload.worth;
-    this.partialReads = arrayToBytes.partialReads === true && arrayToArray.length === 0 && bytesToBytes.length === 0;
+    const alone = this.codecs.length === 1; // the array→bytes codec alone
+    // `partialReads`: the capability's deprecated former name, which third-party codecs may still declare for one release.
+    this.shardContainer = (arrayToBytes.shardContainer || arrayToBytes.partialReads) === true && alone;
     // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
-      arrayToBytes.encodePartial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0
+      arrayToBytes.encodePartial !== undefined && alone
         ? async (source, update, spec, ctx) => (await import("./pipeline-encode.js")).encodePartOf(arrayToBytes, source, update, spec, ctx)
         : undefined;
   }

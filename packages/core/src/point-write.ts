@@ -6,7 +6,6 @@
  */
 import {
   asZarrError,
-  type ByteSource,
   type ChunkSpec,
   copyRegion,
   cStrides,
@@ -17,6 +16,7 @@ import {
   fullSelection,
   isWritable,
   mapConcurrent,
+  memorySource,
   type NdArray,
   type Scalar,
   type Store,
@@ -266,7 +266,9 @@ async function writeShardPoints(job: PointJob, key: string, spec: ChunkSpec, chu
   const { chunkStore, dataType, fillValue, codecs } = array;
   const bytes = await storeSource(chunkStore, key, signal).get(undefined, signal);
   throwIfAborted(signal);
-  const source = bytesSource(bytes);
+  // A snapshot of the whole shard: the codec takes it whole and consults no cached index
+  // (which could be of another version than these bytes).
+  const source = memorySource(bytes, { rangesAreCheap: false });
   const shape = blockShape(chunk);
   const selection = blockSelection(chunk);
   const block: NdArray = { data: dataType.allocate(shapeSize(shape)), shape, stride: cStrides(shape) };
@@ -279,16 +281,4 @@ async function writeShardPoints(job: PointJob, key: string, spec: ChunkSpec, chu
   throwIfAborted(signal);
   if (updated === null) await deleteKey(array, key, signal);
   else await writeKey(array, key, updated, signal);
-}
-
-/** A stored value already in memory (or missing) as a `ByteSource`. */
-function bytesSource(bytes: Uint8Array | undefined): ByteSource {
-  return {
-    rangesAreCheap: false,
-    async get(range) {
-      if (bytes === undefined || range === undefined) return bytes;
-      if ("suffixLength" in range) return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
-      return bytes.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
-    },
-  };
 }

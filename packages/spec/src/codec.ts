@@ -133,8 +133,18 @@ export interface ArrayToBytesCodec {
    */
   decodePartialInto?(source: ByteSource, spec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext): Promise<boolean>;
   /**
-   * True when stored values are containers that `decodePartialInto` reads in parts (the
-   * index and inner chunks of a shard): caches of whole decoded chunks skip such chains.
+   * True when this codec's stored values are shard containers: an index and inner chunks
+   * that `decodePartialInto` reads in parts, each inner chunk bounded by its own chain.
+   * Callers then never treat a stored value as one chunk: caches of whole decoded chunks
+   * skip the chain, the whole-chunk size bound does not apply (a shard may be far larger
+   * than one decoded chunk), a pool reads it partially rather than shipping it whole to a
+   * worker, and an outer shard reads such an inner chain through a window of its bytes.
+   */
+  readonly shardContainer?: boolean;
+  /**
+   * The former name of {@link shardContainer}, still read for one release.
+   *
+   * @deprecated Declare `shardContainer` instead; `partialReads` is removed in the next minor release.
    */
   readonly partialReads?: boolean;
   /** Encoded size in bytes for a chunk of `spec`, when fixed (needed for sharding indexes). */
@@ -219,8 +229,12 @@ export interface CodecPipeline {
   readonly workerModules: readonly ModuleExport[] | undefined;
   /** True when some codec of the chain is not `lightweight`: decoding is worth a worker. */
   readonly worthOffloading: boolean;
-  /** True when the chain is one array→bytes codec with `partialReads` (a shard container). */
-  readonly partialReads: boolean;
+  /**
+   * True when the chain is one array→bytes codec declaring `shardContainer` (see
+   * {@link ArrayToBytesCodec.shardContainer}), with no codec before or after it: its stored
+   * values are shards, read in parts.
+   */
+  readonly shardContainer: boolean;
   /** Present when the chain can update part of a stored value without re-encoding all of it. */
   encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */

@@ -4,7 +4,10 @@
  * implement, validating parsers, and the shared error class. No I/O.
  */
 
+export * from "./body-limit.js";
+export * from "./bounded-body.js";
 export * from "./byte-ranges.js";
+export * from "./byte-sources.js";
 export * from "./c-order.js";
 export * from "./checksums.js";
 export * from "./chunk-grid.js";
@@ -15,6 +18,7 @@ export * from "./data-type.js";
 export * from "./dimension-projection.js";
 export * from "./errors.js";
 export * from "./extension.js";
+export * from "./http-ranges.js";
 export * from "./indexer.js";
 export * from "./json.js";
 export * from "./lru-cache.js";

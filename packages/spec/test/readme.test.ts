@@ -19,6 +19,11 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("\n0 2 2 -2\n");
   expect(out).toContain("true STORE_CHANGED\nfalse true\ntrue\n");
   expect(out).toContain("true false 67108864");
+  expect(out).toContain(
+    'bytes=10-14 empty\n{ start: 0, end: 99, total: 1234 } inconsistent Content-Range "bytes 9-3/100"\n' +
+      "Uint8Array(4) [ 2, 3, 4, 5 ] Uint8Array(3) [ 5, 6, 7 ]\n8 false\ntrue the body is larger than the 6 bytes accepted\nUint8Array(3) [ 1, 2, 3 ]\n",
+  );
+  expect(out).toContain("Uint8Array(4) [ 2, 3, 4, 5 ] Uint8Array(1) [ 5 ] undefined\nUint8Array(2) [ 2, 3 ]\nSTORE_CHANGED\n");
   expect(out).toContain("data climate x.zarr true\n{ region: 'eu-west-1' }\nS3 store option \"region\" must be string, not number");
   expect(bounded).toBe('100\nCODEC_FAILED sized: chunk "a/c/0" would decode to 100 bytes, more than the 64 bytes it may hold (corrupt data, or a decompression bomb)\n');
 });

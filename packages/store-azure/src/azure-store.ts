@@ -17,7 +17,7 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_TIMEOUT, deleteListed, dirOfPages, type FetchLike, HttpStore, keysOfPages, objectPrefix } from "@zarr/store-http";
+import { DEFAULT_TIMEOUT, dirOfPages, type FetchLike, HttpStore, keysOfPages, ListingObjectStore, objectPrefix } from "@zarr/store-http";
 import { blobFetch } from "./blob-fetch.js";
 import { type ContainerListing, listPages } from "./listing.js";
 import { AZURE_API_VERSION, resolveAccess } from "./settings.js";
@@ -60,8 +60,6 @@ export interface AzureStoreOptions {
   env?: Record<string, string | undefined>;
 }
 
-const DELETE_CONCURRENCY = 8;
-
 /** Container names: 3–63 characters of lower-case letters, digits and single `-` (`$root`, `$web` too). */
 function checkContainer(container: unknown): string {
   if (typeof container !== "string" || !/^(?:[a-z0-9](?:[a-z0-9]|-(?!-)){1,61}[a-z0-9]|\$root|\$web)$/.test(container)) {
@@ -89,7 +87,7 @@ function containerPrefix(prefix: unknown): string {
  * const meta = await store.get("zarr.json");
  * ```
  */
-export class AzureStore implements ReadableStore, WritableStore, ListableStore {
+export class AzureStore extends ListingObjectStore implements ReadableStore, WritableStore, ListableStore {
   /** The container. */
   readonly container: string;
   /** The root inside the container: `""` or ending in `/`. */
@@ -106,6 +104,7 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
   readonly #listing: ContainerListing;
 
   constructor(options: AzureStoreOptions) {
+    super();
     if (typeof options !== "object" || options === null) throw new ZarrError("INVALID_ARGUMENT", "new AzureStore needs an options object with a container");
     this.container = checkContainer(options.container);
     this.prefix = containerPrefix(options.prefix);
@@ -177,32 +176,20 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
 
   /** Writes `key` with one Put Blob (a block blob). */
   async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(key);
+    this.assertWritable(key);
     await this.#http.set(key, value, options);
   }
 
   /** Put Blob only if the blob still has ETag `expected` (`null`: only if there is none); `STORE_CHANGED` otherwise. */
   async setIfVersion(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(key);
+    this.assertWritable(key);
     await this.#http.setIfVersion(key, value, expected, options);
   }
 
   /** Deletes `key` (Delete Blob); a missing key is fine. */
   async delete(key: string, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(key);
+    this.assertWritable(key);
     await this.#http.delete(key, options);
-  }
-
-  /** Deletes every key under `prefix` (`""` or ending in `/`): lists them, then deletes them, 8 at a time. */
-  async deletePrefix(prefix: string, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(prefix);
-    validatePrefix(prefix);
-    await deleteListed(this, prefix, options, DELETE_CONCURRENCY);
-  }
-
-  /** Every key of the store. */
-  list(options?: StoreRequestOptions): AsyncIterable<string> {
-    return this.listPrefix("", options);
   }
 
   /** Every key starting with the string `prefix`, all pages; blob names that are not valid keys are skipped. */
@@ -219,7 +206,7 @@ export class AzureStore implements ReadableStore, WritableStore, ListableStore {
     return dirOfPages(listPages(this.#listing, full, "/", options?.signal), full);
   }
 
-  #assertWritable(key: string): void {
+  protected assertWritable(key: string): void {
     if (this.readOnly) {
       const why = this.signed ? "" : " (anonymous: pass sasToken or accountKey, or set AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_KEY, to write)";
       throw new ZarrError("STORE_READ_ONLY", `Cannot modify ${JSON.stringify(key)}: the Azure store ${this.url} is read-only${why}`, { key });

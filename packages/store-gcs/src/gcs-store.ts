@@ -17,7 +17,7 @@ import {
   type WritableStore,
   ZarrError,
 } from "@zarr/spec";
-import { DEFAULT_TIMEOUT, deleteListed, dirOfPages, type FetchLike, HttpStore, keysOfPages, type ListingTransport, objectPrefix } from "@zarr/store-http";
+import { DEFAULT_TIMEOUT, dirOfPages, type FetchLike, HttpStore, keysOfPages, ListingObjectStore, type ListingTransport, objectPrefix } from "@zarr/store-http";
 import { type GcsAccessOptions, type GcsHmacKey, type GcsToken, resolveAccess } from "./settings.js";
 import { listPages } from "./xml-listing.js";
 
@@ -57,8 +57,6 @@ type Backend = ReadableStore &
   WritableStore &
   Required<Pick<ReadableStore, "getRange" | "getSize" | "getVersioned">> & { close?(): void };
 
-const DELETE_CONCURRENCY = 8;
-
 /** Normalises a prefix inside the bucket: no leading `/`, one trailing `/` unless empty. */
 function bucketPrefix(prefix: unknown): string {
   return objectPrefix(prefix, "The GCS prefix");
@@ -93,7 +91,7 @@ function encodePath(path: string): string {
  * const meta = await store.get("zarr.json");
  * ```
  */
-export class GcsStore implements ReadableStore, WritableStore, ListableStore {
+export class GcsStore extends ListingObjectStore implements ReadableStore, WritableStore, ListableStore {
   /** The bucket. */
   readonly bucket: string;
   /** The root inside the bucket: `""` or ending in `/`. */
@@ -109,6 +107,7 @@ export class GcsStore implements ReadableStore, WritableStore, ListableStore {
   #closed = false;
 
   constructor(options: GcsStoreOptions) {
+    super();
     if (typeof options !== "object" || options === null) throw new ZarrError("INVALID_ARGUMENT", "new GcsStore needs an options object with a bucket");
     this.bucket = checkBucket(options.bucket);
     this.prefix = bucketPrefix(options.prefix);
@@ -183,26 +182,14 @@ export class GcsStore implements ReadableStore, WritableStore, ListableStore {
 
   /** Writes `key` (one PUT). `STORE_READ_ONLY` on a read-only store. */
   async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(key);
+    this.assertWritable(key);
     await (await this.#open()).set(key, value, options);
   }
 
   /** Deletes `key` (one DELETE); a missing key is fine. */
   async delete(key: string, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(key);
+    this.assertWritable(key);
     await (await this.#open()).delete(key, options);
-  }
-
-  /** Deletes every key under `prefix` (`""` or ending in `/`): lists them, then deletes them, 8 at a time. */
-  async deletePrefix(prefix: string, options?: StoreRequestOptions): Promise<void> {
-    this.#assertWritable(prefix);
-    validatePrefix(prefix);
-    await deleteListed(this, prefix, options, DELETE_CONCURRENCY);
-  }
-
-  /** Every key of the store. */
-  list(options?: StoreRequestOptions): AsyncIterable<string> {
-    return this.listPrefix("", options);
   }
 
   /** Every key starting with the string `prefix`, all pages. Names that are not valid keys (folder markers) are skipped. */
@@ -237,7 +224,7 @@ export class GcsStore implements ReadableStore, WritableStore, ListableStore {
     return this.#backend;
   }
 
-  #assertWritable(key: string): void {
+  protected assertWritable(key: string): void {
     if (this.readOnly) {
       const why = this.access === "anonymous" ? " (anonymous access: pass `hmac` or `token` to write)" : "";
       throw new ZarrError("STORE_READ_ONLY", `Cannot modify ${JSON.stringify(key)}: the GCS store ${this.url} is read-only${why}`, { key });

@@ -1,73 +1,34 @@
 /**
  * HTTP byte ranges: the `Range` header for a `ByteRange`, parsing `Content-Range`, and
  * taking the requested bytes out of a 206 or 416 response — checking that what the
- * server says it sent is what was asked for.
+ * server says it sent is what was asked for. The request forms and the header parser are
+ * `@zarr/spec`'s (the S3 adapter speaks the same HTTP ranges).
  */
-import { type ByteRange, resolveByteRange, ZarrError } from "@zarr/spec";
+import { type HttpContentRange, type HttpRangeRequest, httpRangeHeader, parseHttpContentRange, planHttpRange } from "@zarr/spec";
 import { TransientError } from "./transient-error.js";
 
-/** A validated range request. `end` is inclusive, as in HTTP. */
-export type RangeRequest =
-  | { kind: "bounded"; start: number; end: number }
-  | { kind: "open"; start: number }
-  | { kind: "suffix"; length: number }
-  /** Zero bytes: HTTP cannot ask for them (`bytes=-0` is unsatisfiable), so only existence is checked. */
-  | { kind: "empty" };
+/** A validated range request (`@zarr/spec`'s `HttpRangeRequest`). `end` is inclusive, as in HTTP. */
+export type RangeRequest = HttpRangeRequest;
 
-/** Validates `range` (`INVALID_ARGUMENT` for negative or non-integer numbers) and classifies it. */
-export function planRange(range: ByteRange): RangeRequest {
-  if (typeof range !== "object" || range === null) {
-    throw new ZarrError("INVALID_ARGUMENT", `Invalid byte range ${String(range)}: expected {offset, length} or {suffixLength}`);
-  }
-  resolveByteRange(range, 0); // throws INVALID_ARGUMENT for bad numbers
-  if ("suffixLength" in range) return range.suffixLength === 0 ? { kind: "empty" } : { kind: "suffix", length: range.suffixLength };
-  const { offset, length } = range;
-  if (length === 0) return { kind: "empty" };
-  if (length === undefined || offset + length - 1 > Number.MAX_SAFE_INTEGER) return { kind: "open", start: offset };
-  return { kind: "bounded", start: offset, end: offset + length - 1 };
-}
+/** Validates a `ByteRange` (`INVALID_ARGUMENT` for negative or non-integer numbers) and classifies it. */
+export const planRange = planHttpRange;
 
 /** The `Range` header value of a (non-empty) range request. */
-export function rangeHeader(request: Exclude<RangeRequest, { kind: "empty" }>): string {
-  switch (request.kind) {
-    case "bounded":
-      return `bytes=${request.start}-${request.end}`;
-    case "open":
-      return `bytes=${request.start}-`;
-    case "suffix":
-      return `bytes=-${request.length}`;
-  }
-}
+export const rangeHeader = httpRangeHeader;
 
 /** A parsed `Content-Range`: the bytes sent (`start`..`end` inclusive) and the full size if known. */
-export interface ContentRange {
-  start: number;
-  end: number;
-  total: number | undefined;
-}
-
-function safeNumber(digits: string, header: string): number {
-  const n = Number(digits);
-  if (!Number.isSafeInteger(n)) throw new TransientError(`Content-Range "${header}" holds a number out of range`);
-  return n;
-}
+export type ContentRange = HttpContentRange;
 
 /**
  * Parses `Content-Range: bytes a-b/total` (total may be `*`). Undefined when the header is
  * absent (a cross-origin response that does not expose it); throws `TransientError` when
- * it is malformed or inconsistent.
+ * it is malformed or inconsistent (the server is retried).
  */
 export function parseContentRange(header: string | null): ContentRange | undefined {
   if (header === null) return undefined;
-  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(header);
-  if (m === null) throw new TransientError(`malformed Content-Range "${header}"`);
-  const start = safeNumber(m[1], header);
-  const end = safeNumber(m[2], header);
-  const total = m[3] === "*" ? undefined : safeNumber(m[3], header);
-  if (end < start || (total !== undefined && end >= total)) {
-    throw new TransientError(`inconsistent Content-Range "${header}"`);
-  }
-  return { start, end, total };
+  const parsed = parseHttpContentRange(header);
+  if ("problem" in parsed) throw new TransientError(parsed.problem);
+  return parsed;
 }
 
 /** The full size from a 416's `Content-Range: bytes *\/total`, if present and well-formed. */

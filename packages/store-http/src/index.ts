@@ -19,6 +19,7 @@ export {
   MAX_LISTING_BYTES,
   objectPrefix,
 } from "./listing-request.js";
+export { ListingObjectStore } from "./listing-store.js";
 export type { FetchLike, HttpHeadersOption, HttpRequestInfo, HttpStoreOptions } from "./options.js";
 export {
   DEFAULT_MAX_RETRY_DELAY,

@@ -1,6 +1,7 @@
 /** Reading a response body completely, or not at all. */
+
+import { BodyLimitExceeded } from "@zarr/spec";
 import { BODY_INTO, pipeBody } from "./body-into.js";
-import { BodyLimitExceeded } from "./body-limit.js";
 import { TransientError } from "./transient-error.js";
 
 // Above this, a body of announced length is collected in pieces and joined once it has

@@ -4,8 +4,7 @@
  * other operations (ranges, sizes, scatter reads, versions, writes) are in modules it
  * loads on first use, which share this.
  */
-import { isMetadataKey, ZarrError } from "@zarr/spec";
-import { BodyLimitExceeded } from "./body-limit.js";
+import { BodyLimitExceeded, isMetadataKey, ZarrError } from "@zarr/spec";
 import type { HttpStoreSettings } from "./options.js";
 import { declaredLength, discardBody, readBody } from "./read-body.js";
 import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";

@@ -22,6 +22,7 @@ it("the README examples run", () => {
   expect(listing).toContain("STORE_FAILED Listing gs://bucket/ failed: HTTP 403 AccessDenied (not retried)");
   expect(listing).not.toContain("SECRET");
   expect(listing).toContain("[ 'other' ]");
+  expect(listing).toContain("[ 'b' ]");
   expect(listing).toContain("[ 'zarr.json', 't/zarr.json' ]");
   expect(listing).toContain("false true");
   expect(listing).toContain("{ keys: [ 'zarr.json' ], prefixes: [ 't' ] }");

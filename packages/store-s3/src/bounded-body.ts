@@ -1,9 +1,16 @@
 /**
- * Reading `GetObject` bodies within bounds: a running count of the bytes as they
- * stream (an object larger than announced, an endless answer from a broken server), and
- * range reads that stop once they have their bytes when a server ignores `Range` and
- * sends the whole object. What is not needed is never read: the body is destroyed.
+ * Reading `GetObject` bodies within bounds: `@zarr/spec`'s bounded body readers over the
+ * SDK's body. A running count of the bytes as they stream (an object larger than
+ * announced, an endless answer from a broken server), and range reads that stop once
+ * they have their bytes when a server ignores `Range` and sends the whole object. What is
+ * not needed is never read: the body is destroyed.
  */
+import { type BodyPieces, joinPieces, pipeWithinLimit, readBodyTail, readBodyWindow } from "@zarr/spec";
+
+export { BodyLimitExceeded } from "@zarr/spec";
+
+/** What a `BodyLimitExceeded` of an object names. */
+export const OBJECT_BODY = "the object's body";
 
 /**
  * The body shapes the SDK returns: a Node `Readable` (async iterable) with the SDK's
@@ -14,14 +21,6 @@ export interface StreamingBody {
   transformToWebStream?(): ReadableStream<Uint8Array>;
   destroy?(): void;
   [Symbol.asyncIterator]?(): AsyncIterator<Uint8Array>;
-}
-
-/** Thrown when a body is longer than the read accepts; the store turns it into `STORE_TOO_LARGE`. */
-export class BodyLimitExceeded extends Error {
-  override readonly name = "BodyLimitExceeded";
-  constructor(readonly limit: number) {
-    super(`the object's body is larger than the ${limit} bytes accepted`);
-  }
 }
 
 /** The body's pieces, and a way to stop reading (the rest is not transferred). */
@@ -63,84 +62,53 @@ function piecesOf(body: StreamingBody): { next(): Promise<Uint8Array | undefined
   };
 }
 
+/** The pieces of `body` (none when there is no body); a sink that throws stops it (the rest is not transferred). */
+function bodyPieces(body: StreamingBody | undefined): BodyPieces {
+  return async (sink) => {
+    if (body === undefined) return;
+    const pieces = piecesOf(body);
+    try {
+      for (;;) {
+        const piece = await pieces.next();
+        if (piece === undefined) return;
+        sink(piece);
+      }
+    } catch (error) {
+      await pieces.stop().catch(() => {});
+      throw error;
+    }
+  };
+}
+
 /**
  * Feeds the body to `sink(piece, at)` until it ends or `sink` returns true ("done":
  * the body is destroyed, its rest never read). Throws `BodyLimitExceeded` (destroying the
  * body) once more than `limit` bytes arrived. Resolves the bytes received.
  */
 export async function pipeS3Body(body: StreamingBody | undefined, limit: number, sink: (piece: Uint8Array, at: number) => boolean): Promise<number> {
-  if (body === undefined) return 0;
-  const pieces = piecesOf(body);
-  let received = 0;
-  try {
-    for (;;) {
-      const piece = await pieces.next();
-      if (piece === undefined) return received;
-      if (received + piece.length > limit) throw new BodyLimitExceeded(limit);
-      const done = sink(piece, received);
-      received += piece.length;
-      if (done) {
-        await pieces.stop();
-        return received;
-      }
-    }
-  } catch (error) {
-    await pieces.stop().catch(() => {});
-    throw error;
-  }
-}
-
-/** Joins pieces into one array that owns its whole ArrayBuffer. */
-function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
+  return (await pipeWithinLimit(bodyPieces(body), limit, sink, OBJECT_BODY)).received;
 }
 
 /** The whole body as a `Uint8Array` that owns its ArrayBuffer; more than `limit` bytes: `BodyLimitExceeded`. */
 export async function collectBounded(body: StreamingBody | undefined, limit: number): Promise<Uint8Array> {
   const pieces: Uint8Array[] = [];
+  // The SDK's pieces are the body's own (not lent): kept as they are, copied once by the join.
   const received = await pipeS3Body(body, limit, (piece) => {
     pieces.push(piece);
     return false;
   });
-  return join(pieces, received);
+  return joinPieces(pieces, received);
 }
 
 /**
  * Bytes `[from, to)` of a whole-object body (`to` may be `Infinity`), reading no further
  * than `to`; a shorter object gives fewer bytes, clamped like HTTP. At most `limit` bytes.
  */
-export async function collectWindow(body: StreamingBody | undefined, from: number, to: number, limit: number): Promise<Uint8Array> {
-  const pieces: Uint8Array[] = [];
-  let kept = 0;
-  await pipeS3Body(body, limit, (piece, at) => {
-    const a = Math.max(from, at);
-    const b = Math.min(to, at + piece.length);
-    if (a < b) {
-      pieces.push(piece.subarray(a - at, b - at));
-      kept += b - a;
-    }
-    return at + piece.length >= to;
-  });
-  return join(pieces, kept);
+export function collectWindow(body: StreamingBody | undefined, from: number, to: number, limit: number): Promise<Uint8Array> {
+  return readBodyWindow(bodyPieces(body), 0, from, to, limit, OBJECT_BODY);
 }
 
 /** The last `n` bytes of a whole-object body, keeping about `n` bytes in memory. At most `limit` bytes are read. */
-export async function collectTail(body: StreamingBody | undefined, n: number, limit: number): Promise<Uint8Array> {
-  const pieces: Uint8Array[] = [];
-  let kept = 0;
-  await pipeS3Body(body, limit, (piece) => {
-    const tail = piece.length > n ? piece.subarray(piece.length - n) : piece;
-    pieces.push(tail);
-    kept += tail.length;
-    while (pieces.length > 1 && kept - pieces[0].length >= n) kept -= (pieces.shift() as Uint8Array).length;
-    return false;
-  });
-  const all = join(pieces, kept);
-  return kept > n ? all.slice(kept - n) : all;
+export function collectTail(body: StreamingBody | undefined, n: number, limit: number): Promise<Uint8Array> {
+  return readBodyTail(bodyPieces(body), n, limit, OBJECT_BODY);
 }

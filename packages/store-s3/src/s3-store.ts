@@ -30,7 +30,7 @@ import {
 } from "@zarr/spec";
 import { awsHttpStatus, describeAwsError, isInvalidRange, isMissingObject, storeError } from "./aws-errors.js";
 import { ownBytes } from "./body.js";
-import { BodyLimitExceeded, collectBounded, collectTail, collectWindow, type StreamingBody } from "./bounded-body.js";
+import { BodyLimitExceeded, collectBounded, collectTail, collectWindow, OBJECT_BODY, type StreamingBody } from "./bounded-body.js";
 import { explicitRangeHeader, parseContentRange, rangeRequest } from "./byte-ranges.js";
 import { buildS3Client, type S3ClientSettings } from "./client.js";
 import { putIfVersion } from "./conditional-put.js";
@@ -474,7 +474,7 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
           // More than the range asked for: s3rver, for one, answers bytes=0-0 with the whole
           // object as a 206. Keep just the window asked for, when the answer says where it starts.
           const start = /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(out.ContentRange ?? "");
-          if (start === null || !("offset" in wanted) || wanted.length === undefined || Number(start[1]) > wanted.offset) throw new BodyLimitExceeded(cap);
+          if (start === null || !("offset" in wanted) || wanted.length === undefined || Number(start[1]) > wanted.offset) throw new BodyLimitExceeded(cap, OBJECT_BODY);
           const from = wanted.offset - Number(start[1]);
           const fitted = await collectWindow(body, from, from + wanted.length, limit);
           return { bytes: undefined, fitted: ownBytes(fitted), status, contentRange: out.ContentRange, version };
@@ -485,7 +485,7 @@ export class S3Store implements ReadableStore, WritableStore, ListableStore {
       // The whole object (a plain GET, or a server that ignored Range).
       let fitted: Uint8Array;
       if (header === undefined || ("offset" in wanted && wanted.offset === 0 && wanted.length === undefined)) {
-        if (out.ContentLength !== undefined && out.ContentLength > limit) throw new BodyLimitExceeded(limit);
+        if (out.ContentLength !== undefined && out.ContentLength > limit) throw new BodyLimitExceeded(limit, OBJECT_BODY);
         fitted = await collectBounded(body, limit);
       } else if ("suffixLength" in wanted) {
         fitted = await collectTail(body, wanted.suffixLength, limit);

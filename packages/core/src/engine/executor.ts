@@ -47,12 +47,12 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   const { store: cacheStore, chunkStore: store, codecs } = array;
   const signal = options.signal;
   // A cache holds whole decoded chunks: chains that read shards in parts keep doing so.
-  const cache = codecs.partialReads || options.bypassCache ? undefined : (options.chunkCache ?? array.config.chunkCache);
+  const cache = codecs.shardContainer || options.bypassCache ? undefined : (options.chunkCache ?? array.config.chunkCache);
   const pool = cache === undefined ? offloadPool(array, options.workers) : undefined;
   const { maxChunkBytes } = array.config;
   // A shard is read in parts, never whole: its inner chunks are bounded by the inner chain.
   const checkRead = async (task: ChunkReadTask): Promise<void> => {
-    if (!codecs.partialReads) await checkChunkFits(task.spec, task.key, maxChunkBytes);
+    if (!codecs.shardContainer) await checkChunkFits(task.spec, task.key, maxChunkBytes);
   };
   const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
     codecs.encode(task.chunk, task.spec, { key: task.key, signal });

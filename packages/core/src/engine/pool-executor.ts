@@ -59,7 +59,7 @@ export function poolRunners(
       await checkRead(task);
       // Without a store of their own, workers get the bytes from here; a shard is then read
       // whole, which pays only when the selection needs all of it.
-      if (recipe === undefined && codecs.partialReads && !task.covers) return local(task);
+      if (recipe === undefined && codecs.shardContainer && !task.covers) return local(task);
       return share.run(
         () => local(task),
         () => readInWorker(pool, workerArray, store, recipe, task, signal),

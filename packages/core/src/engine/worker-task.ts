@@ -8,7 +8,6 @@
  * `ABORTED`, so the worker answers soon and the pool can let the caller go.
  */
 import {
-  type ByteSource,
   type ChunkSpec,
   type CodecEntry,
   type CodecPipeline,
@@ -19,6 +18,7 @@ import {
   type ExtensionObject,
   type JsonValue,
   type ModuleExport,
+  memorySource,
   type Scalar,
   type Store,
   type TypedArray,
@@ -112,17 +112,6 @@ function storeOf(recipe: WorkerStoreRecipe): Promise<Store> {
   return store;
 }
 
-function bytesSource(bytes: Uint8Array): ByteSource {
-  return {
-    rangesAreCheap: true,
-    async get(range) {
-      if (range === undefined) return bytes;
-      if ("suffixLength" in range) return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
-      return bytes.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
-    },
-  };
-}
-
 /**
  * Reads one chunk into the shared result; false when it is not stored. `context.signal`
  * (from the worker runtime) stops it between stages (before the store read, after it,
@@ -133,7 +122,7 @@ export const readChunk = takesCallContext(async function readChunk(task: WorkerC
   const signal = context?.signal;
   const { pipeline, dataType, fillValue } = await chainOf(task.array);
   throwIfAborted(signal);
-  const source = "bytes" in task.source ? bytesSource(task.source.bytes) : storeSource(await storeOf(task.source.store), task.key, signal);
+  const source = "bytes" in task.source ? memorySource(task.source.bytes) : storeSource(await storeOf(task.source.store), task.key, signal);
   throwIfAborted(signal);
   const spec: ChunkSpec = { shape: task.shape, dataType, fillValue };
   const target: DecodeTarget = {
