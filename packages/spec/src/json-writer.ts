@@ -186,6 +186,10 @@ export function* jsonTextPieces(value: JsonValue, options: JsonTextOptions = {})
  * ```
  */
 export function jsonText(value: JsonValue, options: Omit<JsonTextOptions, "pieceChars"> = {}): string {
+  // Scalars directly: callers write arrays of them one value at a time.
+  if (value === null || typeof value !== "object") {
+    if (typeof value !== "string" || value.length <= JSON_TEXT_PIECE_CHARS) return scalarText(value, options.numberText ?? jsonNumberText);
+  }
   const pieces: string[] = [];
   for (const piece of jsonTextPieces(value, options)) pieces.push(piece);
   return pieces.join("");
