@@ -121,12 +121,20 @@ export function parseJson(text: string, key?: string): JsonValue {
   return LONG_INTEGER.test(text) ? parseExact(text) : value;
 }
 
-/** Decodes UTF-8 bytes and parses them with {@link parseJson}. */
+/**
+ * Decodes UTF-8 bytes and parses them with {@link parseJson}. A document whose text is
+ * longer than a JavaScript string can be (about 512 Mi characters in V8) fails with a
+ * `MetadataError` that says so.
+ */
 export function parseJsonBytes(bytes: Uint8Array, key?: string): JsonValue {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
+    // Node names V8's string length limit (536,870,888 characters); the document is valid, only too large.
+    if ((error as { code?: unknown }).code === "ERR_STRING_TOO_LONG") {
+      throw new MetadataError([], `too large to read: its ${bytes.length} bytes of text exceed the longest string JavaScript can hold (${(error as Error).message})`, { key, cause: error });
+    }
     throw new MetadataError([], "not valid UTF-8 text", { key, cause: error });
   }
   return parseJson(text, key);
