@@ -122,20 +122,19 @@ export function parseJson(text: string, key?: string): JsonValue {
 }
 
 /**
- * Decodes UTF-8 bytes and parses them with {@link parseJson}. A document whose text is
- * longer than a JavaScript string can be (about 512 Mi characters in V8) fails with a
- * `MetadataError` that says so.
+ * Decodes UTF-8 bytes and parses them with {@link parseJson}. Bytes that are not UTF-8,
+ * and a document whose text is longer than a JavaScript string can be (about 512 Mi
+ * characters in V8), fail with a `MetadataError` giving the decoder's reason.
  */
 export function parseJsonBytes(bytes: Uint8Array, key?: string): JsonValue {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
-    // Node names V8's string length limit (536,870,888 characters); the document is valid, only too large.
-    if ((error as { code?: unknown }).code === "ERR_STRING_TOO_LONG") {
-      throw new MetadataError([], `too large to read: its ${bytes.length} bytes of text exceed the longest string JavaScript can hold (${(error as Error).message})`, { key, cause: error });
-    }
-    throw new MetadataError([], "not valid UTF-8 text", { key, cause: error });
+    // The decoder's own message says which: bytes that are not UTF-8, or text longer than a
+    // JavaScript string can hold ("Cannot create a string longer than 0x1fffffe8
+    // characters" in Node), which is a valid document too large to read, not bad UTF-8.
+    throw new MetadataError([], (error as Error).message, { key, cause: error });
   }
   return parseJson(text, key);
 }
