@@ -108,6 +108,15 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/huge-metadata.mjs times zarr info, tree and get on huge documents against JSON.parse + print and zarr-python", async () => {
+    requirePythonZarr(); // the zarr-python rows
+    const out = await run("huge-metadata.mjs");
+    for (const command of ["JSON.parse + print (node)", "zarr info --json", "zarr tree", "zarr get", "zarr-python attrs (v2)"]) expect(out).toContain(`| ${command} `);
+    expect(out).toMatch(/\| one 2 MB string attribute +\| zarr info +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+  });
+
   it("bench/report.mjs collects the scripts' targets into one report", async () => {
     const out = await run("report.mjs", "--only", "sharded,small-chunks");
     expect(out).toContain("# Benchmark report (quick sizes");

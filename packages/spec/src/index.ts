@@ -21,6 +21,7 @@ export * from "./extension.js";
 export * from "./http-ranges.js";
 export * from "./indexer.js";
 export * from "./json.js";
+export * from "./json-writer.js";
 export * from "./lru-cache.js";
 export * from "./metadata.js";
 export * from "./ndarray.js";

@@ -4,6 +4,7 @@
  * integer literals outside the safe range are parsed as `bigint` instead.
  */
 import { MetadataError, ZarrError } from "./errors.js";
+import { jsonText } from "./json-writer.js";
 
 /** Any JSON value; integers beyond ±(2^53−1) are `bigint`. */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | JsonObject;
@@ -37,13 +38,52 @@ export interface JsonInputObject {
 export function jsonFromInput(value: JsonInput): JsonValue;
 export function jsonFromInput(value: JsonInput | undefined): JsonValue | undefined;
 export function jsonFromInput(value: JsonInput | undefined): JsonValue | undefined {
-  if (Array.isArray(value)) return value.map((item: JsonInput) => jsonFromInput(item));
-  if (!isPlainObject(value)) return value as JsonValue | undefined;
-  const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value as JsonInputObject)) {
-    if (item !== undefined) out[key] = jsonFromInput(item);
+  const root = emptyCopy(value);
+  if (root === undefined) return value as JsonValue | undefined;
+  // Depth-first with a stack of its own (attributes may nest deeper than the call stack
+  // allows); `open` holds the containers being copied, to refuse one that contains itself.
+  const stack: {
+    source: readonly JsonInput[] | JsonInputObject;
+    target: JsonValue[] | JsonObject;
+    /** The object's keys; undefined for an array (walked by index). */
+    keys: string[] | undefined;
+    next: number;
+  }[] = [];
+  const open = new Set<object>();
+  const enter = (source: JsonInput, target: JsonValue[] | JsonObject) => {
+    if (open.has(source as object)) throw new ZarrError("INVALID_ARGUMENT", "A JSON value cannot contain itself");
+    open.add(source as object);
+    const keys = Array.isArray(source) ? undefined : Object.keys(source as object);
+    stack.push({ source: source as JsonInputObject, target, keys, next: 0 });
+  };
+  enter(value as JsonInput, root);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const { keys } = top;
+    if (top.next === (keys ?? (top.source as readonly JsonInput[])).length) {
+      open.delete(top.source);
+      stack.pop();
+      continue;
+    }
+    const at = top.next++;
+    const key = keys?.[at];
+    const item = key === undefined ? (top.source as readonly JsonInput[])[at] : (top.source as JsonInputObject)[key];
+    if (item === undefined && key !== undefined) continue;
+    const copy = emptyCopy(item);
+    const stored = copy ?? (item as JsonValue);
+    if (key === undefined) (top.target as JsonValue[])[at] = stored;
+    else if (key !== "__proto__") (top.target as JsonObject)[key] = stored;
+    // defineProperty keeps a "__proto__" key as data instead of changing the prototype.
+    else Object.defineProperty(top.target, key, { value: stored, enumerable: true, writable: true, configurable: true });
+    if (copy !== undefined) enter(item as JsonInput, copy);
   }
-  return out;
+  return root;
+}
+
+/** A new empty array or object to copy `value` into, or undefined when it is not an array or plain object. */
+function emptyCopy(value: JsonInput | undefined): JsonValue[] | JsonObject | undefined {
+  if (Array.isArray(value)) return new Array(value.length);
+  return isPlainObject(value) ? {} : undefined;
 }
 
 /** True for object literals (not class instances such as a `Map`, which are left for the parser to reject). */
@@ -81,13 +121,20 @@ export function parseJson(text: string, key?: string): JsonValue {
   return LONG_INTEGER.test(text) ? parseExact(text) : value;
 }
 
-/** Decodes UTF-8 bytes and parses them with {@link parseJson}. */
+/**
+ * Decodes UTF-8 bytes and parses them with {@link parseJson}. Bytes that are not UTF-8,
+ * and a document whose text is longer than a JavaScript string can be (about 512 Mi
+ * characters in V8), fail with a `MetadataError` giving the decoder's reason.
+ */
 export function parseJsonBytes(bytes: Uint8Array, key?: string): JsonValue {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new MetadataError([], "not valid UTF-8 text", { key, cause: error });
+    // The decoder's own message says which: bytes that are not UTF-8, or text longer than a
+    // JavaScript string can hold ("Cannot create a string longer than 0x1fffffe8
+    // characters" in Node), which is a valid document too large to read, not bad UTF-8.
+    throw new MetadataError([], (error as Error).message, { key, cause: error });
   }
   return parseJson(text, key);
 }
@@ -143,7 +190,9 @@ function parseExact(text: string): JsonValue {
 /**
  * Serialises a JSON value like `JSON.stringify(value, null, indent)`, writing `bigint`
  * values as exact integer literals. Non-finite numbers are refused: Zarr metadata
- * spells them `"NaN"`, `"Infinity"` and `"-Infinity"`.
+ * spells them `"NaN"`, `"Infinity"` and `"-Infinity"`. Any nesting depth works (no
+ * recursion); containers nested deeper than {@link JSON_INDENT_DEPTH} levels are written
+ * compact, so the text grows linearly with the depth.
  *
  * @example
  * ```ts
@@ -151,33 +200,7 @@ function parseExact(text: string): JsonValue {
  * ```
  */
 export function stringifyJson(value: JsonValue, indent = 2): string {
-  const pad = " ".repeat(indent);
-  const write = (v: JsonValue, current: string): string => {
-    if (v === null) return "null";
-    switch (typeof v) {
-      case "bigint":
-        return v.toString();
-      case "number":
-        if (!Number.isFinite(v)) {
-          throw new ZarrError("INVALID_ARGUMENT", `Cannot write the non-finite number ${v} as JSON`);
-        }
-        return JSON.stringify(v);
-      case "string":
-      case "boolean":
-        return JSON.stringify(v);
-    }
-    const inner = current + pad;
-    const nl = indent > 0 ? "\n" : "";
-    const colon = indent > 0 ? ": " : ":";
-    if (Array.isArray(v)) {
-      if (v.length === 0) return "[]";
-      return `[${nl}${v.map((x) => inner + write(x, inner)).join(`,${nl}`)}${nl}${current}]`;
-    }
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
-    if (entries.length === 0) return "{}";
-    return `{${nl}${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}${colon}${write(x, inner)}`).join(`,${nl}`)}${nl}${current}}`;
-  };
-  return write(value, "");
+  return jsonText(value, { indent });
 }
 
 /** Serialises with {@link stringifyJson} and encodes as UTF-8 bytes. */

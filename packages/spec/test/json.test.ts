@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { jsonFromInput, MetadataError, parseJson, stringifyJson } from "../src/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { jsonFromInput, MetadataError, parseJson, parseJsonBytes, stringifyJson } from "../src/index.js";
 
 describe("parseJson", () => {
   it("keeps 64-bit integers exact", () => {
@@ -82,5 +82,31 @@ describe("jsonFromInput", () => {
     expect(jsonFromInput(null)).toBe(null);
     const map = new Map();
     expect(jsonFromInput(map as never)).toBe(map);
+  });
+});
+
+describe("parseJsonBytes", () => {
+  it("says a document too long for a JavaScript string cannot be held, not that it is not UTF-8", () => {
+    // What Node throws past V8's string limit (allocating 512 MiB here would be the real thing).
+    const tooLong = Object.assign(new Error("Cannot create a string longer than 0x1fffffe8 characters"), { code: "ERR_STRING_TOO_LONG" });
+    const spy = vi.spyOn(TextDecoder.prototype, "decode").mockImplementation(() => {
+      throw tooLong;
+    });
+    try {
+      const error = (() => {
+        try {
+          parseJsonBytes(new Uint8Array(8), "a/zarr.json");
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(MetadataError);
+      expect((error as MetadataError).code).toBe("METADATA_INVALID");
+      expect((error as MetadataError).message).toMatch(/"a\/zarr\.json".*Cannot create a string longer than 0x1fffffe8 characters/);
+      expect((error as MetadataError).message).not.toMatch(/UTF-8/i);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(() => parseJsonBytes(new Uint8Array([0xff]), "b")).toThrow(/"b".*not valid for encoding utf-8/);
   });
 });

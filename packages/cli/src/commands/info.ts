@@ -1,11 +1,12 @@
 /** `zarr info STORE [PATH] [--json] [--stored]`. */
 import { normalizePath } from "@zarr/core";
-import { type JsonObject, type JsonValue, stringifyJson } from "@zarr/spec";
+import { type JsonObject, type JsonValue, jsonNumberText } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
 import { describeNode } from "../describe.js";
 import { bytesText, dataTypeText, shapeText } from "../format.js";
 import { compactJson } from "../json-text.js";
 import { findNode } from "../listing.js";
+import { type Line, PieceOutput } from "../piece-output.js";
 import { printable, printableJson } from "../printable.js";
 import { terminalProgress } from "../progress.js";
 import { cliRegistry } from "../registry.js";
@@ -39,7 +40,7 @@ export function formatText(d: JsonObject): string {
   return `Zarr v${d.zarr_format}`;
 }
 
-function arrayText(d: JsonObject): string[] {
+function arrayText(d: JsonObject): Line[] {
   const grid = d.chunk_grid as JsonObject;
   const gridShape = shapeText(d.grid_shape as JsonValue[]);
   const gridLine =
@@ -47,18 +48,18 @@ function arrayText(d: JsonObject): string[] {
       ? `regular, chunk shape ${shapeText(d.chunk_shape as JsonValue[])} (${gridShape} chunks)`
       : `${grid.name}, ${compactJson(grid.configuration)} (${gridShape} chunks)`;
   const kenc = d.chunk_key_encoding as JsonObject;
-  const lines = [
+  const lines: Line[] = [
     `${label("path")}${d.path}`,
     `${label("node")}array (${formatText(d)})`,
     `${label("shape")}${shapeText(d.shape as JsonValue[])}`,
     `${label("data type")}${dataTypeText(d.data_type as { name: string; configuration: JsonObject })}`,
     `${label("chunk grid")}${gridLine}`,
     `${label("chunk key encoding")}${kenc.name} ${compactJson(kenc.configuration)}`,
-    `${label("fill value")}${compactJson(d.fill_value)}`,
+    [label("fill value"), { json: d.fill_value }],
     "codecs:",
-    ...(d.codecs as JsonValue[]).map((c) => `  ${compactJson(c)}`),
+    ...(d.codecs as JsonValue[]).map((c): Line => ["  ", { json: c }]),
     `${label("dimension names")}${d.dimension_names === null ? "(none)" : compactJson(d.dimension_names)}`,
-    `${label("attributes")}${compactJson(d.attributes)}`,
+    [label("attributes"), { json: d.attributes }],
     storedLine(d),
     `${label("chunks")}${d.chunks_stored === null ? "?" : d.chunks_stored} of ${d.chunks_total} stored`,
   ];
@@ -67,14 +68,14 @@ function arrayText(d: JsonObject): string[] {
   return lines;
 }
 
-function groupText(d: JsonObject): string[] {
+function groupText(d: JsonObject): Line[] {
   const children = d.children as JsonObject[];
   const width = Math.max(0, ...children.map((c) => String(c.name).length));
   return [
     `${label("path")}${d.path}`,
     `${label("node")}${d.implicit ? `implicit group (${d.format === "zarr-v3-draft" ? "early Zarr v3 draft, no document" : "no zarr.json"})` : `group (${formatText(d)})`}`,
     `${label("consolidated")}${d.consolidated ? "yes" : "no"}`,
-    `${label("attributes")}${compactJson(d.attributes)}`,
+    [label("attributes"), { json: d.attributes }],
     storedLine(d),
     `${label("children")}${children.length}`,
     ...children.map((c) => `  ${String(c.name).padEnd(width)}  ${c.implicit ? "implicit group" : c.node_type}`),
@@ -97,9 +98,15 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
     onProbeProgress: progress === undefined ? undefined : (done, total) => progress.update(done, total),
   });
   progress?.end();
-  if (values.json) await io.write(`${printableJson(stringifyJson(description, 2))}\n`);
-  else {
-    const lines = description.node_type === "array" ? arrayText(description) : groupText(description);
-    await io.write(`${lines.map(printable).join("\n")}\n`);
+  // Written in pieces: attributes can be a document of millions of keys.
+  if (values.json) {
+    const out = new PieceOutput(io, printableJson);
+    await out.json(description, { indent: 2, numberText: jsonNumberText });
+    await out.lines([""]);
+    await out.end();
+  } else {
+    const out = new PieceOutput(io, printable);
+    await out.lines(description.node_type === "array" ? arrayText(description) : groupText(description));
+    await out.end();
   }
 }

@@ -1,9 +1,10 @@
 /** `zarr tree STORE [PATH] [--json]`. */
 import { normalizePath } from "@zarr/core";
-import { type JsonObject, type Store, stringifyJson } from "@zarr/spec";
+import { type JsonObject, jsonNumberText, type Store } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
 import { dataTypeText, shapeText } from "../format.js";
 import { findNode, type ListedNode, listChildren } from "../listing.js";
+import { PieceOutput } from "../piece-output.js";
 import { printable } from "../printable.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
@@ -55,7 +56,10 @@ export async function treeCommand(args: string[], io: CliIO): Promise<void> {
   const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
   const root = await findNode(store, path);
   if (values.json) {
-    await io.write(`${stringifyJson(await treeJson(store, root), 2)}\n`);
+    const out = new PieceOutput(io);
+    await out.json(await treeJson(store, root), { indent: 2, numberText: jsonNumberText });
+    await out.lines([""]);
+    await out.end();
     return;
   }
   // The draft reports itself as Zarr v3: say which layout this is, once, on the root line.
