@@ -2,11 +2,11 @@
 import { throwIfAborted } from "./errors.js";
 
 /**
- * Items in a row a runner of {@link forEachConcurrent} handles synchronously before it
- * lets the event loop run (timers, I/O, an abort), so a long stream of work finished
- * without waiting never starves the rest of the program.
+ * Items a runner of {@link forEachConcurrent} handles before it lets the event loop run
+ * (timers, I/O, an abort), so a long stream of work finished without waiting for I/O never
+ * starves the rest of the program. One turn per this many items costs next to nothing.
  */
-const SYNC_STEPS_BEFORE_YIELD = 4096;
+const STEPS_BEFORE_YIELD = 4096;
 
 /**
  * Runs `worker` over `items` with at most `concurrency` calls in flight, stopping at
@@ -60,7 +60,7 @@ export async function forEachConcurrent<T>(
   let failed = false;
   let failure: unknown;
   const next = async (): Promise<void> => {
-    let syncSteps = 0;
+    let steps = 0;
     for (;;) {
       if (failed) return;
       throwIfAborted(options.signal);
@@ -68,11 +68,11 @@ export async function forEachConcurrent<T>(
       if (step.done) return;
       try {
         const pending = worker(step.value, index++);
-        if (pending !== undefined) {
-          await pending;
-          syncSteps = 0;
-        } else if (++syncSteps >= SYNC_STEPS_BEFORE_YIELD) {
-          syncSteps = 0;
+        if (pending !== undefined) await pending;
+        // Items settled synchronously, or by promises already resolved, never leave the
+        // microtask queue: every so often, let timers and I/O run (an abort among them).
+        if (++steps === STEPS_BEFORE_YIELD) {
+          steps = 0;
           await yieldToEventLoop();
         }
       } catch (error) {
