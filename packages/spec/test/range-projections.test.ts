@@ -92,12 +92,18 @@ describe("rangeProjections", () => {
     const n = 1e15;
     let calls = 0;
     const inner = regularPartition(1, n);
+    const counting =
+      <A extends unknown[]>(f: (...args: A) => number) =>
+      (...args: A): number => {
+        calls++;
+        return f(...args);
+      };
     const counted: DimensionPartition = {
       count: inner.count,
       uniformSize: 1,
-      start: (i) => (calls++, inner.start(i)),
-      size: (i) => (calls++, inner.size(i)),
-      chunkOf: (i) => (calls++, inner.chunkOf(i)),
+      start: counting((i: number) => inner.start(i)),
+      size: counting((i: number) => inner.size(i)),
+      chunkOf: counting((i: number) => inner.chunkOf(i)),
     };
     const all = rangeProjections({ start: 0, step: 1, count: n }, counted, n);
     expect(all.length).toBe(n);
