@@ -8,22 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DimensionPartition, projectRange, rangeProjections, regularPartition, ZarrError } from "../src/index.js";
-
-/** Explicit chunk edges, without `uniformSize`: the lazy sequence's general path. */
-function explicitPartition(edges: readonly number[]): DimensionPartition {
-  const starts = [0];
-  for (const e of edges) starts.push(starts[starts.length - 1] + e);
-  return {
-    count: edges.length,
-    start: (i) => starts[i],
-    size: (i) => edges[i],
-    chunkOf: (index) => {
-      let c = 0;
-      while (starts[c + 1] <= index) c++;
-      return c;
-    },
-  };
-}
+import { rectilinear } from "./partitions.js";
 
 interface Case {
   part: DimensionPartition;
@@ -35,17 +20,17 @@ const regular = fc
   .record({ length: fc.integer({ min: 1, max: 40 }), chunk: fc.integer({ min: 1, max: 6 }), declared: fc.boolean() })
   .map(({ length, chunk, declared }) => {
     // The same grid with and without `uniformSize`: arithmetic and general paths alike.
-    const part = declared ? regularPartition(chunk, length) : explicitPartition(new Array(Math.ceil(length / chunk)).fill(chunk));
+    const part = declared ? regularPartition(chunk, length) : rectilinear(new Array(Math.ceil(length / chunk)).fill(chunk));
     return { part, length };
   });
 
-const rectilinear = fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 8 }).map((edges) => ({
-  part: explicitPartition(edges),
+const rectilinearGrid = fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 8 }).map((edges) => ({
+  part: rectilinear(edges),
   length: edges.reduce((a, b) => a + b, 0),
 }));
 
 /** Ranges of every kind over `[0, length)`: steps shorter and longer than a chunk, either sign, empty. */
-const withRange = fc.oneof(regular, rectilinear).chain(({ part, length }) =>
+const withRange = fc.oneof(regular, rectilinearGrid).chain(({ part, length }) =>
   fc
     .record({ start: fc.integer({ min: 0, max: length - 1 }), step: fc.integer({ min: 1, max: 9 }), negative: fc.boolean() })
     .chain(({ start, step, negative }) => {
