@@ -29,6 +29,7 @@ const SCRIPTS = [
   { id: "sharded", script: "sharded.mjs", args: [] },
   { id: "memory", script: "memory.mjs", args: [] },
   { id: "small-chunks", script: "small-chunks.mjs", args: [] },
+  { id: "missing-chunks", script: "missing-chunks.mjs", args: [] },
   { id: "write", script: "write.mjs", args: ["--isolated"] },
   { id: "write-workers", script: "write.mjs", args: ["--isolated", "--workers", String(CPUS)] },
 ];

@@ -20,7 +20,7 @@ export function markdownTable(headers, rows, align = []) {
   return [line(cells[0]), rule, ...cells.slice(1).map(line)].join("\n");
 }
 
-const FORMATS = { "×": ratio, MiB: mib, faults: count };
+const FORMATS = { "×": ratio, MiB: mib, faults: count, "µs": (v) => (Number.isFinite(v) ? `${v.toFixed(2)} µs` : "–") };
 
 /**
  * The report of one bench script: context lines, tables, targets, notes. `finish()` prints it
@@ -56,7 +56,7 @@ export class Report {
 
   /**
    * A target: `value` (undefined when not measured) `op` ("≥" or "≤") `limit`, in `unit`
-   * ("×", "MiB" (bytes given), "faults").
+   * ("×", "MiB" (bytes given), "faults", "µs").
    */
   target({ name, value, op, limit, unit = "×", detail }) {
     const fmt = FORMATS[unit] ?? String;

@@ -100,6 +100,15 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/missing-chunks.mjs reads all-missing arrays in and out of process, and samples a 10^15-chunk read", async () => {
+    const out = await run("missing-chunks.mjs", "--seconds", "2");
+    expect(out).toMatch(/\| 20,000 \| in process +\| @zarr v3 +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(/\| 20,000 \| whole process \| @zarr v2 +\| +\d+\.\d{3} \|/);
+    if (havePythonZarr()) expect(out).toMatch(/\| 20,000 \| in process +\| zarr-python v2 \|/);
+    expect(out).toMatch(/\| +\d+ \| +[\d.]+ MiB \| +[\d.]+ MiB \| +[\d.]+ MiB \|/);
+    expect(out).toMatch(TARGETS);
+  });
+
   it("bench/write.mjs --isolated runs each writer in its own process", async () => {
     const out = await run("write.mjs", "--isolated", "--only", "uncompressed,zstd");
     expect(out).toContain("Write (isolated");

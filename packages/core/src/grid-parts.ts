@@ -2,8 +2,8 @@
 import {
   type ChunkGrid,
   type ChunkGridResizeOptions,
-  describeJson,
   type DimensionPartition,
+  describeJson,
   type ExtensionObject,
   type JsonObject,
   type JsonPath,
@@ -14,11 +14,13 @@ import {
 /** Equal-size chunks; the last one may overhang the array's edge. */
 export class RegularPartition implements DimensionPartition {
   readonly count: number;
+  readonly uniformSize: number;
   constructor(
     length: number,
     readonly chunk: number,
   ) {
     this.count = Math.ceil(length / chunk);
+    this.uniformSize = chunk;
   }
   start(i: number): number {
     return i * this.chunk;

@@ -8,7 +8,8 @@ import {
   countChunks,
   type DimChunkProjection,
   type DimensionPartition,
-  projectRange,
+  type DimProjections,
+  rangeProjections,
 } from "@zarr/spec";
 import type { ResolvedDim } from "./selection.js";
 
@@ -17,15 +18,20 @@ export { type ChunkProjection, chunkProjections, countChunks };
 /** One chunk's share of one dimension's selection (see @zarr/spec's `DimChunkProjection`). */
 export type DimProjection = DimChunkProjection;
 
+export type { DimProjections };
+
 /**
  * Projects one resolved dimension onto one dimension of the grid (`length` is the
  * array's length along it). An integer becomes a one-position range: its output
- * dimension has size 1 until the caller drops it. Index lists are projected by
- * `projectPoints` (selection-points.ts, loaded with the selections that have them).
+ * dimension has size 1 until the caller drops it. Ranges are projected lazily (each
+ * chunk's projection made when the plan's stream reaches it), so a plan over millions of
+ * chunks holds none of them; index lists are projected by `projectPoints`
+ * (selection-points.ts, loaded with the selections that have them), one entry per
+ * chunk they touch, no more than the list itself.
  */
-export function projectDimension(sel: ResolvedDim, part: DimensionPartition, length: number, projectPoints?: ProjectPoints): DimProjection[] {
-  if (sel.kind === "int") return projectRange({ start: sel.index, step: 1, count: 1 }, part, length);
-  if (sel.kind === "range") return projectRange(sel, part, length);
+export function projectDimension(sel: ResolvedDim, part: DimensionPartition, length: number, projectPoints?: ProjectPoints): DimProjections {
+  if (sel.kind === "int") return rangeProjections({ start: sel.index, step: 1, count: 1 }, part, length);
+  if (sel.kind === "range") return rangeProjections(sel, part, length);
   // Present whenever a resolved dimension is a list of points (`needsOtherResolver`).
   return (projectPoints as ProjectPoints)(sel.indices, part, length);
 }

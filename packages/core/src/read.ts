@@ -8,7 +8,7 @@ import {
   type DataArray,
   type DataType,
   fillRegion,
-  mapConcurrent,
+  forEachConcurrent,
   type NdArray,
   shapeSize,
   throwIfAborted,
@@ -17,6 +17,7 @@ import {
 import type { ChunkCache } from "./chunk-cache.js";
 import type { ArrayOf } from "./data-type-map.js";
 import { createExecutor } from "./engine/executor.js";
+import type { ChunkProjection } from "./indexer.js";
 import type { NamedSelection } from "./named-selection.js";
 import type { ZarrArray } from "./nodes.js";
 import { DEFAULT_CONCURRENCY, isZeroFill, type Progress, plan } from "./plan.js";
@@ -92,7 +93,7 @@ export async function get<N extends string>(
   // The untyped view: the engine works on any data type.
   const { dataType, fillValue } = array as ZarrArray;
   const size = shapeSize(p.internalShape);
-  const executor = createExecutor(array, options);
+  const executor = createExecutor(array, { ...options, readTasks: p.total });
   // A caller's buffer and a shared result are less common: their code loads when asked for (bundle size).
   const special = options.out !== undefined || executor.wantsSharedResult ? await import("./read-out.js") : undefined;
   const given = options.out === undefined ? undefined : special?.checkedOut(options.out, dataType, size);
@@ -105,19 +106,25 @@ export async function get<N extends string>(
   const outIsZero = given === undefined;
   const skipFill = outIsZero && isZeroFill(dataType, fillValue);
   let done = 0;
-  await mapConcurrent(
+  const settle = (dst: ChunkProjection["dst"], found: boolean): void => {
+    if (!found && !skipFill) fillRegion(out, dst, fillValue, dataType);
+    done++;
+    onProgress?.({ done, total: p.total });
+  };
+  // A stream of tasks: projections are made as runners take them, and a chunk the executor
+  // knows to be missing settles synchronously (no promise), so memory and time per chunk stay small.
+  await forEachConcurrent(
     p.projections(),
     options.concurrency ?? DEFAULT_CONCURRENCY,
-    async (proj) => {
-      const found = await executor.read({
+    (proj) => {
+      const found = executor.read({
         key: array.chunkKey(proj.coords),
         spec: array.chunkSpec(proj.coords),
         target: { out, src: proj.src, dst: proj.dst, outIsZero },
         covers: proj.covers,
       });
-      if (!found && !skipFill) fillRegion(out, proj.dst, fillValue, dataType);
-      done++;
-      onProgress?.({ done, total: p.total });
+      if (typeof found === "boolean") settle(proj.dst, found);
+      else return found.then((stored) => settle(proj.dst, stored));
     },
     { signal },
   );

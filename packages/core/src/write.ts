@@ -13,10 +13,10 @@ import {
   type DimIndexer,
   describeJson,
   fillRegion,
+  forEachConcurrent,
   fullSelection,
   indexerLength,
   isWritable,
-  mapConcurrent,
   type NdArray,
   type Scalar,
   type Store,
@@ -246,7 +246,8 @@ export async function set<N extends string>(
     return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
   };
   let done = 0;
-  await mapConcurrent(
+  // A stream: nothing is kept per chunk, so a write over millions of chunks runs in constant memory.
+  await forEachConcurrent(
     p.projections(),
     options.concurrency ?? DEFAULT_CONCURRENCY,
     async (proj) => {

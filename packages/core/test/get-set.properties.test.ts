@@ -11,31 +11,7 @@ import type { ReadIntoRange } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createArray, get, MemoryStore, type Selection, type StoreRequestOptions, set, slice, type ZarrArray } from "../src/index.js";
-import { type ModelSelection, modelGet, modelSelect, modelSet, selectionFor } from "./orthogonal-model.js";
-
-type Grid = { regular: number[] } | { rectilinear: (number | number[])[] };
-
-/** A grid for `shape`: regular chunks of 1–4 (ragged at the edge), or explicit edges per dimension. */
-function gridFor(shape: readonly number[]): fc.Arbitrary<Grid> {
-  const regular = fc.tuple(...shape.map(() => fc.integer({ min: 1, max: 4 }))).map((c): Grid => ({ regular: c }));
-  const edges = (n: number): fc.Arbitrary<number | number[]> =>
-    n === 0
-      ? fc.constant(2)
-      : fc.array(fc.integer({ min: 1, max: n }), { minLength: 1, maxLength: n }).map((e) => {
-          // trim/extend the edges so they add up to n
-          const out: number[] = [];
-          let sum = 0;
-          for (const x of e) {
-            if (sum + x >= n) break;
-            out.push(x);
-            sum += x;
-          }
-          out.push(n - sum);
-          return out;
-        });
-  const rectilinear = fc.tuple(...shape.map(edges)).map((r): Grid => ({ rectilinear: r }));
-  return fc.oneof(regular, rectilinear);
-}
+import { type Grid, gridFor, type ModelSelection, modelGet, modelSelect, modelSet, selectionFor } from "./orthogonal-model.js";
 
 const CODEC_CHAINS = {
   default: undefined,

@@ -8,28 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createArray, get, getCoordinates, getMask, MemoryStore, setCoordinates, setMask, type ZarrArray } from "../src/index.js";
+import { type Grid, gridFor } from "./orthogonal-model.js";
 import { coordinatesFor, type ModelIndex, maskFor, modelGather, modelMaskPoints, modelPoints, modelScatter } from "./pointwise-model.js";
-
-type Grid = { regular: number[] } | { rectilinear: number[][] };
-
-/** Regular chunks of 1–4, or explicit edges adding up to each length. */
-function gridFor(shape: readonly number[]): fc.Arbitrary<Grid> {
-  const regular = fc.tuple(...shape.map(() => fc.integer({ min: 1, max: 4 }))).map((c): Grid => ({ regular: c }));
-  const edges = (n: number) =>
-    fc.array(fc.integer({ min: 1, max: n }), { minLength: 1, maxLength: n }).map((e) => {
-      const out: number[] = [];
-      let sum = 0;
-      for (const x of e) {
-        if (sum + x >= n) break;
-        out.push(x);
-        sum += x;
-      }
-      out.push(n - sum);
-      return out;
-    });
-  const rectilinear = fc.tuple(...shape.map(edges)).map((r): Grid => ({ rectilinear: r }));
-  return fc.oneof(regular, rectilinear);
-}
 
 function transposeChain(ndim: number) {
   return [

@@ -17,6 +17,12 @@ export interface DimensionPartition {
   size(i: number): number;
   /** The chunk holding array index `index` (0 ≤ index < array length). */
   chunkOf(index: number): number;
+  /**
+   * The size every chunk has, when they all have one (a regular grid): lazy projections
+   * (`rangeProjections`) then find the i-th chunk a range touches by arithmetic instead of
+   * walking the chunks before it. Leave it out when sizes vary.
+   */
+  readonly uniformSize?: number;
 }
 
 /** A chunk grid resolved for an array shape. */

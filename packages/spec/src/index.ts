@@ -25,6 +25,7 @@ export * from "./json-writer.js";
 export * from "./lru-cache.js";
 export * from "./metadata.js";
 export * from "./ndarray.js";
+export * from "./range-projections.js";
 export * from "./registry-entry.js";
 export * from "./rounding.js";
 export * from "./storage-transformer.js";

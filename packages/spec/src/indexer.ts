@@ -37,6 +37,18 @@ export interface ChunkProjection {
   covers: boolean;
 }
 
+/**
+ * One dimension's chunk projections, in the order the selection reaches the chunks: an
+ * array ({@link projectRange}, `projectDimension`), or a lazy sequence
+ * ({@link rangeProjections}) that computes each one when asked, so a range over millions
+ * of chunks holds none of them in memory.
+ */
+export interface DimProjections {
+  readonly length: number;
+  /** The `i`-th projection (0 ≤ i < length). */
+  at(i: number): DimChunkProjection | undefined;
+}
+
 /** A {@link ChunkProjection} with the chunk's linear index in the grid. */
 export interface LinearChunkProjection extends ChunkProjection {
   /** `Σ coords[d] * gridStrides[d]`: with C-order strides, the chunk's C-order index. */
@@ -46,11 +58,13 @@ export interface LinearChunkProjection extends ChunkProjection {
 /** Equal chunks of `chunkSize` over `[0, extent)`; the last one may overhang the edge. */
 class RegularDimensionPartition implements DimensionPartition {
   readonly count: number;
+  readonly uniformSize: number;
   constructor(
     private readonly chunkSize: number,
     extent: number,
   ) {
     this.count = Math.ceil(extent / chunkSize);
+    this.uniformSize = chunkSize;
   }
   start(i: number): number {
     return i * this.chunkSize;
@@ -96,12 +110,40 @@ export function regularPartition(chunkSize: number, extent: number): DimensionPa
  * //  {chunk: 1, src: {start: 0, step: 1, count: 3}, dst: {start: 2, step: 1, count: 3}, covers: false}]
  * ```
  */
-export function projectRange(sel: { start: number; step: number; count: number }, part: DimensionPartition, length: number): DimChunkProjection[] {
+export function projectRange(sel: RangeSelection, part: DimensionPartition, length: number): DimChunkProjection[] {
+  checkRange(sel, length);
+  const out: DimChunkProjection[] = [];
+  for (let k = 0; k < sel.count; ) {
+    const run = chunkRunAt(sel, part, length, k);
+    out.push(run);
+    k += run.dst.count;
+  }
+  return out;
+}
+
+/** An arithmetic progression of positions: `start`, `start + step`, … (`count` of them). */
+export interface RangeSelection {
+  start: number;
+  step: number;
+  count: number;
+}
+
+/** A {@link DimChunkProjection} of a range: its positions are ranges too. */
+export interface RangeChunkProjection extends DimChunkProjection {
+  src: RangeSelection;
+  dst: RangeSelection;
+}
+
+/**
+ * Throws `INVALID_ARGUMENT` for a malformed range and `OUT_OF_BOUNDS` for one reaching
+ * outside `[0, length)`.
+ */
+export function checkRange(sel: RangeSelection, length: number): void {
   const { start, step, count } = sel;
   if (!Number.isSafeInteger(count) || count < 0) {
     throw new ZarrError("INVALID_ARGUMENT", `A dimension selection has an invalid count ${count}`);
   }
-  if (count === 0) return [];
+  if (count === 0) return;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(step) || step === 0) {
     throw new ZarrError("INVALID_ARGUMENT", `A dimension range needs integers and a non-zero step (start ${start}, step ${step})`);
   }
@@ -109,31 +151,33 @@ export function projectRange(sel: { start: number; step: number; count: number }
   if (Math.min(start, last) < 0 || Math.max(start, last) >= length) {
     throw outside(`reaches from ${start} to ${last}`, length);
   }
-  const out: DimChunkProjection[] = [];
-  let k = 0;
-  while (k < count) {
-    const i = start + k * step;
-    const c = part.chunkOf(i);
-    const cs = part.start(c);
-    const extent = inArrayExtent(part, c, length);
-    // Positions of this chunk the progression still visits from `i` on.
-    const room = step > 0 ? Math.floor((cs + extent - 1 - i) / step) + 1 : Math.floor((i - cs) / -step) + 1;
-    const n = Math.min(count - k, room);
-    out.push({
-      chunk: c,
-      src: { start: i - cs, step, count: n },
-      dst: { start: k, step: 1, count: n },
-      // n distinct in-chunk positions: all of them exactly when n equals the extent
-      // (for |step| > 1 that happens only when the extent is 1).
-      covers: n === extent,
-    });
-    k += n;
-  }
-  return out;
+}
+
+/**
+ * The projection of the chunk holding the `k`-th position of a (checked) range: the run of
+ * positions from `k` on that fall in that chunk.
+ */
+export function chunkRunAt(sel: RangeSelection, part: DimensionPartition, length: number, k: number): RangeChunkProjection {
+  const { step, count } = sel;
+  const i = sel.start + k * step;
+  const c = part.chunkOf(i);
+  const cs = part.start(c);
+  const extent = inArrayExtent(part, c, length);
+  // Positions of this chunk the progression still visits from `i` on.
+  const room = step > 0 ? Math.floor((cs + extent - 1 - i) / step) + 1 : Math.floor((i - cs) / -step) + 1;
+  const n = Math.min(count - k, room);
+  return {
+    chunk: c,
+    src: { start: i - cs, step, count: n },
+    dst: { start: k, step: 1, count: n },
+    // n distinct in-chunk positions: all of them exactly when n equals the extent
+    // (for |step| > 1 that happens only when the extent is 1).
+    covers: n === extent,
+  };
 }
 
 /** Number of chunks the per-dimension projections combine into. */
-export function countChunks(perDim: readonly (readonly DimChunkProjection[])[]): number {
+export function countChunks(perDim: readonly DimProjections[]): number {
   let n = 1;
   for (const d of perDim) n *= d.length;
   return n;
@@ -151,7 +195,7 @@ export function countChunks(perDim: readonly (readonly DimChunkProjection[])[]):
  * 256 MiB read from disk, and contention in the kernel).
  */
 export function* chunkProjections(
-  perDim: readonly (readonly DimChunkProjection[])[],
+  perDim: readonly DimProjections[],
   order: "C" | "F" = "C",
 ): Generator<ChunkProjection> {
   for (const p of product(perDim, undefined, order)) yield p;
@@ -162,7 +206,7 @@ export function* chunkProjections(
  * pass `cStrides(gridShape)` for the C-order index (a shard's index entry).
  */
 export function* linearChunkProjections(
-  perDim: readonly (readonly DimChunkProjection[])[],
+  perDim: readonly DimProjections[],
   gridStrides: readonly number[],
 ): Generator<LinearChunkProjection> {
   if (gridStrides.length !== perDim.length) {
@@ -172,7 +216,7 @@ export function* linearChunkProjections(
 }
 
 function* product(
-  perDim: readonly (readonly DimChunkProjection[])[],
+  perDim: readonly DimProjections[],
   gridStrides: readonly number[] | undefined,
   order: "C" | "F",
 ): Generator<ChunkProjection | LinearChunkProjection> {
@@ -186,7 +230,7 @@ function* product(
     let covers = true;
     let linear = 0;
     for (let d = 0; d < ndim; d++) {
-      const p = perDim[d][counters[d]];
+      const p = perDim[d].at(counters[d]) as DimChunkProjection;
       coords[d] = p.chunk;
       src[d] = p.src;
       dst[d] = p.dst;

@@ -60,6 +60,16 @@ export interface ReadableStore {
    * two versions. Stores without it keep working: their reads are simply not checked.
    */
   getVersioned?(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined>;
+  /**
+   * The keys stored under `prefix` (`""` or ending in `/`), listed in one pass that costs
+   * far less than asking for each key: a local directory walk, not a request per page.
+   * May list more than `get` would find (entries it cannot read), never fewer. Resolves
+   * `undefined` when more than `limit` keys are there, or when the store cannot list the
+   * prefix completely (say, through a symbolic link): the caller then asks for each key.
+   * Readers that touch very many chunks list them once and skip the keys not listed, so a
+   * missing chunk costs no system call or request.
+   */
+  listStoredKeys?(prefix: string, limit: number, options?: StoreRequestOptions): Promise<string[] | undefined>;
 }
 
 /** Options of `ReadableStore.getVersioned`. */

@@ -13,6 +13,7 @@ import {
   regularPartition,
   ZarrError,
 } from "../src/index.js";
+import { rectilinear } from "./partitions.js";
 
 // The reference model: every selected position written out, mapped to its chunk and
 // chunk-local position by plain arithmetic over the chunk edges.
@@ -39,22 +40,6 @@ function modelChunkOf(m: Model, index: number): number {
 /** In-array positions of chunk `c`. */
 function modelExtent(m: Model, c: number): number {
   return Math.min(m.starts[c] + m.sizes[c], m.length) - m.starts[c];
-}
-
-/** A rectilinear partition (explicit edges adding up to the length), written independently of any package's. */
-function rectilinear(edges: readonly number[]): DimensionPartition {
-  const starts = [0];
-  for (const e of edges) starts.push(starts[starts.length - 1] + e);
-  return {
-    count: edges.length,
-    start: (i) => starts[i],
-    size: (i) => edges[i],
-    chunkOf: (index) => {
-      let c = 0;
-      while (starts[c + 1] <= index) c++;
-      return c;
-    },
-  };
 }
 
 interface Dim {

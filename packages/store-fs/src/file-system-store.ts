@@ -29,6 +29,7 @@ import { isRefusedLink, ReadContainment } from "./read-containment.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
 import { readFileIntoSync, readWholeFileIntoSync } from "./read-file-blocking.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
+import { listStoredKeys } from "./stored-keys.js";
 import { removeStaleTemps, type StaleTempOptions } from "./temp-files.js";
 import { readFileVersioned } from "./versioned-read.js";
 import { listOneLevel, startDir, walkKeys } from "./walk.js";
@@ -240,6 +241,24 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
       exportName: "openFileSystemStore",
       args: [this.root, { readOnly: true, followSymlinks: this.followSymlinks }],
     };
+  }
+
+  /**
+   * The keys under `prefix` (`""` or ending in `/`) in one directory walk, for readers
+   * that touch very many chunks (see `ReadableStore.listStoredKeys`): `undefined` past
+   * `limit` keys or at a symbolic link below the prefix, `[]` when nothing is there.
+   *
+   * @example
+   * ```ts
+   * const keys = await store.listStoredKeys("temperature/c/", 100_000); // ["temperature/c/0/3", …]
+   * ```
+   */
+  async listStoredKeys(prefix: string, limit: number, options?: StoreRequestOptions): Promise<string[] | undefined> {
+    try {
+      return await listStoredKeys(this.root, prefix, this.followSymlinks, limit, options?.signal);
+    } catch (error) {
+      throw this.#failed(error, `Failed to list prefix ${JSON.stringify(prefix)}`, prefix);
+    }
   }
 
   /** Size in bytes of a value without reading it; `undefined` when the key is missing. */

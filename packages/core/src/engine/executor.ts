@@ -11,6 +11,7 @@ import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
 import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
+import { type ChunkRead, skippingUnlisted } from "./stored-keys.js";
 
 export type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 
@@ -21,6 +22,11 @@ export interface ExecutorOptions {
   /** Read every chunk from the store, whatever cache the options or the array name. */
   bypassCache?: boolean;
   signal?: AbortSignal;
+  /**
+   * How many chunks the operation reads, when known (`get`): reads of very many chunks
+   * may list the stored ones first and skip the rest (see stored-keys.ts).
+   */
+  readTasks?: number;
 }
 
 /** Runs the chunk tasks of one operation on one array. */
@@ -31,8 +37,11 @@ export interface Executor {
    * `SharedArrayBuffer` (see `takeChunkBuffer`).
    */
   readonly wantsSharedResult: boolean;
-  /** Reads one chunk into its target; false when the chunk is not stored (the caller fills). */
-  read(task: ChunkReadTask): Promise<boolean>;
+  /**
+   * Reads one chunk into its target; false when the chunk is not stored (the caller
+   * fills). A chunk known to be missing is answered synchronously, without a promise.
+   */
+  read(task: ChunkReadTask): boolean | Promise<boolean>;
   /**
    * Encodes one chunk. The encoded bytes may share memory with `task.chunk` (the `bytes`
    * codec encodes little-endian data as a view): keep the chunk unchanged until they are
@@ -67,7 +76,8 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     }
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
-  if (pool === undefined) return { wantsSharedResult: false, read: local, encode: encodeLocal };
+  const skipping = (read: ChunkRead): ChunkRead => skippingUnlisted(array, read, options.readTasks ?? 0, signal);
+  if (pool === undefined) return { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
   // The pool's half loads with the first task (apps that never pass `workers` never load it).
   let runners: Promise<Pick<Executor, "read" | "encode">> | undefined;
   const pooled = () => {
@@ -76,7 +86,7 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   };
   return {
     wantsSharedResult: true,
-    read: async (task) => (await pooled()).read(task),
+    read: skipping(async (task) => (await pooled()).read(task)),
     encode: async (task) => (await pooled()).encode(task),
   };
 }
