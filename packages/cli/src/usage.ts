@@ -1,5 +1,6 @@
 /** Usage texts and usage errors (exit status 2). */
 import { parseArgs } from "node:util";
+import { LIMIT_OPTIONS, type LimitOptionValues } from "./read-limits.js";
 
 /** A mistake in how the command was called: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
@@ -179,6 +180,21 @@ ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS
 HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (http:// or socks5h:// proxies) and NO_PROXY are
 honoured; ZARR_HTTP2=1 speaks HTTP/2 with https servers that offer it. Header values are
 never printed.
+
+Limits (every command; a flag overrides its environment variable):
+  --max-chunk-bytes N   most memory one decoded chunk may take (ZARR_MAX_CHUNK_BYTES;
+                        default 512MiB: a larger chunk is rare, and usually a mistake or an attack)
+  --max-value-bytes N   largest value read from an http(s), s3, gs or az store: an endless or
+                        bloated body stops there (ZARR_MAX_VALUE_BYTES; default 1GiB)
+  --timeout T           a request fails when the server sends nothing for T, before answering or
+                        inside a body; a slow body that keeps coming is read (ZARR_TIMEOUT;
+                        default 30s; 0: none). Over http(s) a stalled request is not retried;
+                        s3 applies it to its sockets, gs and az to each attempt as a whole
+  --max-ratio R         a chunk of variable-length data (strings) may decode to R times its
+                        stored size, and always to 64MiB, as archive tools bound decompression:
+                        a bomb stops early (ZARR_MAX_RATIO; default 1000; 0: none)
+  Sizes: bytes, or with K/M/G/T (KiB/MiB/GiB/TiB: powers of 1024) or KB/MB/GB/TB (powers of
+  1000). Durations: 500ms, 30s, 2m, 1h (a plain number: seconds).
 Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;
 
@@ -188,7 +204,7 @@ export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: st
 /** Parsed option values: strings for string options, booleans for flags. */
 export type OptionValues<O extends OptionSpec> = {
   [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean;
-} & { help?: boolean; header?: string[] };
+} & { help?: boolean; header?: string[] } & LimitOptionValues;
 
 /**
  * Writes string options as `--name=value`, so a value that starts with a dash (a
@@ -223,9 +239,9 @@ export function parseCommandArgs<O extends OptionSpec>(
 ): { values: OptionValues<O>; positionals: string[] } {
   try {
     const parsed = parseArgs({
-      args: attachValues(args, { ...options, header: { type: "string" } }),
-      // Every command takes --header (repeatable), for the http(s) stores it opens.
-      options: { ...options, help: { type: "boolean", short: "h" }, header: { type: "string", multiple: true } },
+      args: attachValues(args, { ...LIMIT_OPTIONS, ...options, header: { type: "string" } }),
+      // Every command takes --header (repeatable), for the http(s) stores it opens, and the read limits.
+      options: { ...LIMIT_OPTIONS, ...options, help: { type: "boolean", short: "h" }, header: { type: "string", multiple: true } },
       allowPositionals: true,
       strict: true,
     });
