@@ -101,6 +101,12 @@ export const USAGE: Record<string, string> = {
   after the writes in flight: no object in DST is ever partially written.
   --resume           skip keys DST already holds with the same size
   -j, --concurrency N keys copied at once (default 8)`,
+  consolidate: `Usage: zarr consolidate STORE [PATH]
+  Write the metadata of every node below the group at PATH (default: the root) into one
+  document, as zarr-python's consolidate_metadata does: consolidated_metadata in the group's
+  zarr.json (Zarr v3), or .zmetadata beside its .zgroup (Zarr v2, read by zarr-python's
+  open_consolidated). Readers then open the whole hierarchy with one request, and zarr tree
+  works over plain HTTP, which cannot list. Run it again after changing the hierarchy.`,
   serve: `Usage: zarr serve STORE [--port N] [--host H] [--allow-origin O] [-q]
   Serve STORE read-only over HTTP for local viewing: GET and HEAD of keys with byte ranges
   (206 Partial Content), CORS for browsers on other origins. No listings, no writes.
@@ -165,10 +171,12 @@ Commands:
   geozarr validate|info|pyramid|migrate|from-geotiff ...
                                       GeoZarr: validate, describe, build pyramids, migrate, import GeoTIFF
   serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
+  consolidate STORE [PATH]            write consolidated metadata (v3 zarr.json, v2 .zmetadata)
 
 STORE is where the hierarchy lives:
   data.zarr                          a local directory (or file:///abs/data.zarr)
-  https://example.com/data.zarr      HTTP(S) (cannot list: tree needs consolidated metadata)
+  https://example.com/data.zarr      HTTP(S) (cannot list: tree needs consolidated metadata,
+                                     see zarr consolidate)
   s3://bucket/prefix/data.zarr       S3 (credentials and region from the AWS environment)
   gs://bucket/prefix/data.zarr       Google Cloud Storage (GCS_HMAC_ACCESS_KEY_ID/GCS_HMAC_SECRET,
                                      GOOGLE_OAUTH_ACCESS_TOKEN or anonymous; ZARR_GCS_ENDPOINT)
