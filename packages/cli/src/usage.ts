@@ -42,7 +42,8 @@ export const USAGE: Record<string, string> = {
   --json   print it as one nested JSON document (name, path, node_type, shape, data_type, children)`,
   get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [-j N]
   Read the values of the array at PATH.
-  --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ..."
+  --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ...", or by
+                   dimension name, e.g. "time=0:10, lat=5" (dimensions not named: whole)
   --format FMT     json: {"shape", "data_type", "values"}; npy: a NumPy .npy file.
                    Default: json on standard output and for -o FILE.json; npy for any
                    other -o FILE (FILE.npy, no extension, /dev/null)

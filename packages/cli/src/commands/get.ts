@@ -1,11 +1,12 @@
 /** `zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [--workers N]`. */
-import { get, normalizePath, openArray, parseSelection } from "@zarr/core";
+import { get, normalizePath, openArray } from "@zarr/core";
 import type { CliIO } from "../cli-io.js";
 import { getFormat, writeGetOutput, writeOutput } from "../get-output.js";
 import { interruptible } from "../interrupt.js";
 import { npySlabPlan, writeNpySlabs } from "../npy-slabs.js";
 import { arrayLimits, readLimits } from "../read-limits.js";
 import { cliRegistry } from "../registry.js";
+import { parseSelectOption } from "../select-option.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
 import { withWorkerPool, workerCount } from "../workers.js";
@@ -27,7 +28,7 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
   const format = getFormat(values.format, values.output);
   const poolSize = workerCount("get", values.workers);
   const path = normalizePath(positionals[1] ?? "");
-  const selection = values.select === undefined ? undefined : parseSelection(values.select);
+  const selection = values.select === undefined ? undefined : parseSelectOption(values.select);
   const store = await openStoreArg(positionals[0], { writable: false, headers: values.header, limits });
   const array = await openArray(store, path, { registry: cliRegistry(), ...arrayLimits(limits) });
   // A whole large array as .npy goes out slab by slab, in two slabs' memory.
