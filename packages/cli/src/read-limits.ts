@@ -168,7 +168,8 @@ export function storeLimitSettings(scheme: string, limits: ReadLimits): Record<s
     case "s3":
       return {
         maxValueBytes: limits.maxValueBytes,
-        ...(finite ? { clientConfig: { requestHandler: { requestTimeout: ms, connectionTimeout: ms } } } : {}),
+        // The SDK's socketTimeout is the inactivity limit (mid-body too); its requestTimeout is not.
+        ...(finite ? { clientConfig: { requestHandler: { socketTimeout: ms, connectionTimeout: ms } } } : {}),
       };
     case "gs":
     case "az":

@@ -68,7 +68,7 @@ describe("parsing", () => {
   it("gives each remote store the settings it understands", () => {
     const limits = { ...DEFAULT_READ_LIMITS, timeoutMs: 5000 };
     expect(storeLimitSettings("https", limits)).toEqual({ maxValueBytes: 2 ** 30, idleTimeout: 5000, timeout: 0 });
-    expect(storeLimitSettings("s3", limits)).toEqual({ maxValueBytes: 2 ** 30, clientConfig: { requestHandler: { requestTimeout: 5000, connectionTimeout: 5000 } } });
+    expect(storeLimitSettings("s3", limits)).toEqual({ maxValueBytes: 2 ** 30, clientConfig: { requestHandler: { socketTimeout: 5000, connectionTimeout: 5000 } } });
     expect(storeLimitSettings("gs", limits)).toEqual({ maxValueBytes: 2 ** 30, timeout: 5000 });
     expect(storeLimitSettings("s3", { ...limits, timeoutMs: Number.POSITIVE_INFINITY })).toEqual({ maxValueBytes: 2 ** 30 });
     expect(storeLimitSettings("file", limits)).toEqual({});
@@ -196,7 +196,13 @@ describe("remote stores under the limits", () => {
         pump();
         return;
       }
-      if (req.url === "/stalled/c/0") {
+      // S3 (path-style, anonymous): /BUCKET/KEY?x-id=GetObject.
+      if (req.url?.startsWith("/bkt/arr/zarr.json")) {
+        res.writeHead(200, { "content-length": Buffer.byteLength(arrayJson) });
+        res.end(arrayJson);
+        return;
+      }
+      if (req.url === "/stalled/c/0" || req.url?.startsWith("/bkt/arr/c/0")) {
         res.writeHead(200, { "content-length": "4" });
         res.write(new Uint8Array([1])); // and nothing more
         return;
@@ -234,5 +240,13 @@ describe("remote stores under the limits", () => {
       expect(took).toBeGreaterThanOrEqual(Number(ms));
       expect(took).toBeLessThan(6000);
     }
+  });
+
+  it("fails a stalled S3 body after --timeout, through the SDK's socket inactivity limit", async () => {
+    const started = performance.now();
+    const r = await zarr(["get", `s3://bkt/arr?endpoint=${base}&anonymous=true`, "--timeout", "700ms"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\[STORE_FAILED\] .*"c\/0".*timed out after 700 ms of inactivity/);
+    expect(performance.now() - started).toBeLessThan(8000);
   });
 });
