@@ -157,6 +157,12 @@ export const USAGE: Record<string, string> = {
       --conventions and --workers as for pyramid`,
 };
 
+/** Every command's usage ends with its read limits and their defaults (the general usage explains them). */
+const LIMITS_LINE = `
+  Limits (every command; ZARR_* variables too, see zarr --help): --max-chunk-bytes N (512MiB),
+  --max-value-bytes N (1GiB), --timeout T (30s without a byte), --max-ratio R (1000)`;
+for (const command of Object.keys(USAGE)) USAGE[command] += LIMITS_LINE;
+
 /** The general usage. */
 export const GENERAL_USAGE = `Usage: zarr <command> [arguments]
 

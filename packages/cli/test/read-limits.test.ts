@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_READ_LIMITS, parseDuration, parseRatio, parseSize, readLimits, storeLimitSettings } from "../src/read-limits.js";
-import { UsageError } from "../src/usage.js";
+import { GENERAL_USAGE, USAGE, UsageError } from "../src/usage.js";
 import { zarr } from "./helpers.js";
 
 describe("parsing", () => {
@@ -62,6 +62,20 @@ describe("parsing", () => {
       expect(() => readLimits("get", { "max-ratio": "0.1" })).toThrow(/--max-ratio must be a number of at least 1/);
     } finally {
       process.env = saved;
+    }
+  });
+
+  it("states the defaults it applies in the help texts", () => {
+    const d = DEFAULT_READ_LIMITS;
+    const general = /--max-chunk-bytes N[^]*?default (\S+?)[:;)][^]*--max-value-bytes N[^]*?default (\S+?)\)[^]*--timeout T[^]*?default (\S+?);[^]*--max-ratio R[^]*?default (\S+?);/.exec(GENERAL_USAGE);
+    expect(general).not.toBeNull();
+    const [, chunk, value, timeout, ratio] = general as RegExpExecArray;
+    expect([parseSize(chunk), parseSize(value), parseDuration(timeout), parseRatio(ratio)]).toEqual([d.maxChunkBytes, d.maxValueBytes, d.timeoutMs, d.maxDecodeRatio]);
+    for (const [command, usage] of Object.entries(USAGE)) {
+      const line = /--max-chunk-bytes N \((\S+)\),\s+--max-value-bytes N \((\S+)\), --timeout T \((\S+) without a byte\), --max-ratio R \((\S+)\)/.exec(usage);
+      expect(line, command).not.toBeNull();
+      const [, c, v, t, r] = line as RegExpExecArray;
+      expect([parseSize(c), parseSize(v), parseDuration(t), parseRatio(r)], command).toEqual([d.maxChunkBytes, d.maxValueBytes, d.timeoutMs, d.maxDecodeRatio]);
     }
   });
 
