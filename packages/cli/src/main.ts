@@ -15,6 +15,7 @@ const COMMANDS: CommandTable = {
   cp: async () => (await import("./commands/cp.js")).cpCommand,
   geozarr: async () => (await import("./commands/geozarr.js")).geozarrCommand,
   serve: async () => (await import("./commands/serve.js")).serveCommand,
+  consolidate: async () => (await import("./commands/consolidate.js")).consolidateCommand,
 };
 
 /**

@@ -45,7 +45,13 @@ function resolveRange(range: ByteRange, size: number): [number, number] | undefi
 
 const METADATA_KEY = /(^|\/)(zarr\.json|\.zarray|\.zgroup|\.zattrs|\.zmetadata)$/;
 
-/** The store key a request path names, or undefined for one that is not a key (`..`, empty segments, NUL, backslash). */
+/**
+ * The store key a request path names, or undefined for one that is not a key: `..` or `.`
+ * segments, empty segments (`//tmp/x`, `a//b`: a path that looks absolute is outside the
+ * store, not a key with its slashes dropped), NUL, backslashes, and anything not starting
+ * with one `/` (an absolute-form `http://…` target). Checked after percent-decoding, so
+ * encoded escapes (`/..%2fx`, `/%2ftmp`, `%5c`) are refused too.
+ */
 export function keyOfPath(pathname: string): string | undefined {
   let decoded: string;
   try {
@@ -53,7 +59,8 @@ export function keyOfPath(pathname: string): string | undefined {
   } catch {
     return undefined;
   }
-  const key = decoded.replace(/^\/+/, "");
+  if (!decoded.startsWith("/")) return undefined;
+  const key = decoded.slice(1);
   if (key === "" || key.endsWith("/") || /[\0\\]/.test(key)) return undefined;
   if (key.split("/").some((s) => s === "" || s === "." || s === "..")) return undefined;
   return key;

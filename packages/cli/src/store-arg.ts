@@ -8,6 +8,7 @@ import { openStore, storeScheme } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
 import { FileSystemStore } from "@zarr/store-fs";
 import { commandHeaders } from "./http-headers.js";
+import { type ReadLimits, storeLimitSettings } from "./read-limits.js";
 import { cliRegistry } from "./registry.js";
 
 /** Options of {@link openStoreArg}. */
@@ -16,6 +17,13 @@ export interface OpenStoreArgOptions {
   writable: boolean;
   /** `--header` values (`Name: value`), for http(s) stores, added to those of `ZARR_HTTP_HEADERS`. */
   headers?: readonly string[];
+  /** The command's `--max-value-bytes` and `--timeout` (see `readLimits`), for remote stores. */
+  limits: ReadLimits;
+}
+
+/** The scheme whose adapter reads the bytes: `zip+https://…` is read over https. */
+function transportScheme(arg: string): string {
+  return /^zip\+([A-Za-z][A-Za-z0-9+.-]*):/.exec(arg)?.[1].toLowerCase() ?? storeScheme(arg);
 }
 
 /**
@@ -27,12 +35,14 @@ export interface OpenStoreArgOptions {
  * throws `INVALID_ARGUMENT`.
  *
  * http(s) stores get the headers of `ZARR_HTTP_HEADERS` and `options.headers` (`--header`)
- * and go through proxies from `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
+ * and go through proxies from `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`. Remote stores get
+ * `options.limits`: the largest value read and the inactivity limit of a request.
  *
  * @example
  * ```ts
- * const store = await openStoreArg("data.zarr", { writable: false });
- * const remote = await openStoreArg("https://example.com/data.zarr", { writable: false, headers: ["Authorization: Bearer …"] });
+ * const limits = readLimits("info", {});
+ * const store = await openStoreArg("data.zarr", { writable: false, limits });
+ * const remote = await openStoreArg("https://example.com/data.zarr", { writable: false, headers: ["Authorization: Bearer …"], limits });
  * ```
  */
 export async function openStoreArg(arg: string, options: OpenStoreArgOptions): Promise<Store> {
@@ -43,7 +53,13 @@ export async function openStoreArg(arg: string, options: OpenStoreArgOptions): P
     // fetch (bench/http.mjs --transports), with proxies from the environment; loaded here so
     // that local stores do not pay for it. Headers come from ZARR_HTTP_HEADERS and --header.
     const headers = commandHeaders(options.headers);
-    return openStore(arg, { registry: cliRegistry(), readOnly: !options.writable, fetch: await cliFetch(), headers });
+    return openStore(arg, {
+      ...storeLimitSettings(transportScheme(arg), options.limits),
+      registry: cliRegistry(),
+      readOnly: !options.writable,
+      fetch: await cliFetch(),
+      headers,
+    });
   }
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(arg)) {
     try {

@@ -1,5 +1,6 @@
 /** Usage texts and usage errors (exit status 2). */
 import { parseArgs } from "node:util";
+import { LIMIT_OPTIONS, type LimitOptionValues } from "./read-limits.js";
 
 /** A mistake in how the command was called: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
@@ -41,7 +42,8 @@ export const USAGE: Record<string, string> = {
   --json   print it as one nested JSON document (name, path, node_type, shape, data_type, children)`,
   get: `Usage: zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [-j N]
   Read the values of the array at PATH.
-  --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ..."
+  --select SEL     NumPy-style selection, e.g. "0:10, ::2, 5" or "[1, 4], ...", or by
+                   dimension name, e.g. "time=0:10, lat=5" (dimensions not named: whole)
   --format FMT     json: {"shape", "data_type", "values"}; npy: a NumPy .npy file.
                    Default: json on standard output and for -o FILE.json; npy for any
                    other -o FILE (FILE.npy, no extension, /dev/null)
@@ -100,6 +102,12 @@ export const USAGE: Record<string, string> = {
   after the writes in flight: no object in DST is ever partially written.
   --resume           skip keys DST already holds with the same size
   -j, --concurrency N keys copied at once (default 8)`,
+  consolidate: `Usage: zarr consolidate STORE [PATH]
+  Write the metadata of every node below the group at PATH (default: the root) into one
+  document, as zarr-python's consolidate_metadata does: consolidated_metadata in the group's
+  zarr.json (Zarr v3), or .zmetadata beside its .zgroup (Zarr v2, read by zarr-python's
+  open_consolidated). Readers then open the whole hierarchy with one request, and zarr tree
+  works over plain HTTP, which cannot list. Run it again after changing the hierarchy.`,
   serve: `Usage: zarr serve STORE [--port N] [--host H] [--allow-origin O] [-q]
   Serve STORE read-only over HTTP for local viewing: GET and HEAD of keys with byte ranges
   (206 Partial Content), CORS for browsers on other origins. No listings, no writes.
@@ -149,6 +157,12 @@ export const USAGE: Record<string, string> = {
       --conventions and --workers as for pyramid`,
 };
 
+/** Every command's usage ends with its read limits and their defaults (the general usage explains them). */
+const LIMITS_LINE = `
+  Limits (every command; ZARR_* variables too, see zarr --help): --max-chunk-bytes N (512MiB),
+  --max-value-bytes N (1GiB), --timeout T (30s without a byte), --max-ratio R (1000)`;
+for (const command of Object.keys(USAGE)) USAGE[command] += LIMITS_LINE;
+
 /** The general usage. */
 export const GENERAL_USAGE = `Usage: zarr <command> [arguments]
 
@@ -164,10 +178,12 @@ Commands:
   geozarr validate|info|pyramid|migrate|from-geotiff ...
                                       GeoZarr: validate, describe, build pyramids, migrate, import GeoTIFF
   serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
+  consolidate STORE [PATH]            write consolidated metadata (v3 zarr.json, v2 .zmetadata)
 
 STORE is where the hierarchy lives:
   data.zarr                          a local directory (or file:///abs/data.zarr)
-  https://example.com/data.zarr      HTTP(S) (cannot list: tree needs consolidated metadata)
+  https://example.com/data.zarr      HTTP(S) (cannot list: tree needs consolidated metadata,
+                                     see zarr consolidate)
   s3://bucket/prefix/data.zarr       S3 (credentials and region from the AWS environment)
   gs://bucket/prefix/data.zarr       Google Cloud Storage (GCS_HMAC_ACCESS_KEY_ID/GCS_HMAC_SECRET,
                                      GOOGLE_OAUTH_ACCESS_TOKEN or anonymous; ZARR_GCS_ENDPOINT)
@@ -179,6 +195,21 @@ ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS
 HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (http:// or socks5h:// proxies) and NO_PROXY are
 honoured; ZARR_HTTP2=1 speaks HTTP/2 with https servers that offer it. Header values are
 never printed.
+
+Limits (every command; a flag overrides its environment variable):
+  --max-chunk-bytes N   most memory one decoded chunk may take (ZARR_MAX_CHUNK_BYTES;
+                        default 512MiB: a larger chunk is rare, and usually a mistake or an attack)
+  --max-value-bytes N   largest value read from an http(s), s3, gs or az store: an endless or
+                        bloated body stops there (ZARR_MAX_VALUE_BYTES; default 1GiB)
+  --timeout T           a request fails when the server sends nothing for T, before answering or
+                        inside a body; a slow body that keeps coming is read (ZARR_TIMEOUT;
+                        default 30s; 0: none). Over http(s) a stalled request is not retried;
+                        s3 applies it to its sockets, gs and az to each attempt as a whole
+  --max-ratio R         a chunk of variable-length data (strings) may decode to R times its
+                        stored size, and always to 64MiB, as archive tools bound decompression:
+                        a bomb stops early (ZARR_MAX_RATIO; default 1000; 0: none)
+  Sizes: bytes, or with K/M/G/T (KiB/MiB/GiB/TiB: powers of 1024) or KB/MB/GB/TB (powers of
+  1000). Durations: 500ms, 30s, 2m, 1h (a plain number: seconds).
 Run "zarr <command> --help" for a command's options.
 Exit status: 0 success, 1 error, 2 usage error.`;
 
@@ -188,7 +219,7 @@ export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: st
 /** Parsed option values: strings for string options, booleans for flags. */
 export type OptionValues<O extends OptionSpec> = {
   [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean;
-} & { help?: boolean; header?: string[] };
+} & { help?: boolean; header?: string[] } & LimitOptionValues;
 
 /**
  * Writes string options as `--name=value`, so a value that starts with a dash (a
@@ -223,9 +254,9 @@ export function parseCommandArgs<O extends OptionSpec>(
 ): { values: OptionValues<O>; positionals: string[] } {
   try {
     const parsed = parseArgs({
-      args: attachValues(args, { ...options, header: { type: "string" } }),
-      // Every command takes --header (repeatable), for the http(s) stores it opens.
-      options: { ...options, help: { type: "boolean", short: "h" }, header: { type: "string", multiple: true } },
+      args: attachValues(args, { ...LIMIT_OPTIONS, ...options, header: { type: "string" } }),
+      // Every command takes --header (repeatable), for the http(s) stores it opens, and the read limits.
+      options: { ...LIMIT_OPTIONS, ...options, help: { type: "boolean", short: "h" }, header: { type: "string", multiple: true } },
       allowPositionals: true,
       strict: true,
     });

@@ -35,6 +35,10 @@ describe("keyOfPath", () => {
     expect(keyOfPath("/a/zarr.json")).toBe("a/zarr.json");
     expect(keyOfPath("/a%2Fb/c")).toBe("a/b/c");
     for (const bad of ["/", "/a/", "/../x", "/a/%2e%2e/x", "/a//b", "/a/./b", "/a%00b", "/a%5Cb", "/%E0%A4%A"]) expect(keyOfPath(bad), bad).toBeUndefined();
+    // Paths that look absolute, encoded escapes and backslashes name no key: never a key with the slashes dropped.
+    for (const bad of ["//tmp/x", "///etc/passwd", "/%2Ftmp/x", "/%2f%2ftmp", "/..%2fx", "/a/..%2F..%2Fb", "/%2e%2e%2fx", "/a\\b", "/\\tmp", "x/zarr.json", "http://h/zarr.json", ""]) {
+      expect(keyOfPath(bad), bad).toBeUndefined();
+    }
   });
 });
 
@@ -122,6 +126,12 @@ describe("zarr serve", () => {
     expect((await request("GET", "/no/such/key")).status).toBe(404);
     expect((await request("GET", "/../../etc/passwd")).status).toBe(400);
     expect((await request("GET", "/%2e%2e/%2e%2e/etc/passwd")).status).toBe(400);
+    // A path that looks absolute is outside the store (the README promises 400), not a key with
+    // its slashes dropped: "//zarr.json" was served as zarr.json, "//tmp/x" answered 404.
+    for (const outside of ["//tmp/zarr.json", "//zarr.json", "///zarr.json", "/%2Fzarr.json", "/..%2fzarr.json", "/a/..%2F..%2Fzarr.json", "/\\zarr.json", "/%5Czarr.json"]) {
+      for (const method of ["GET", "HEAD"]) expect((await request(method, outside)).status, `${method} ${outside}`).toBe(400);
+    }
+    expect((await request("GET", "/zarr.json")).status).toBe(200);
     expect((await request("PUT", "/zarr.json")).status).toBe(405);
     expect(log).toMatch(/GET \/zarr\.json 200 \d+/);
   });

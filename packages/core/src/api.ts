@@ -16,6 +16,7 @@ export { create, createArray, createGroup, guessChunkShape } from "./create.js";
 export type { ArrayOf, DataTypeMap, DataTypeName, DataTypeOf, InputOf, RawBitsName, ScalarOf } from "./data-type-map.js";
 export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";
 export { KeyMutex, type ReleaseKey } from "./key-mutex.js";
+export { DECODE_RATIO_FLOOR, DEFAULT_MAX_DECODE_RATIO } from "./limits.js";
 export { children, listChildren, walk, walkEntries } from "./listing.js";
 export { MemoryStore } from "./memory-store.js";
 export { readNodeMetadata, writeNodeMetadata } from "./metadata-io.js";

@@ -257,7 +257,7 @@ export async function createArray<N extends string = string>(
   const { parseArrayMetadata } = await import("./metadata-documents.js");
   const parsed = parseArrayMetadata(doc, { key });
   // Resolving validates the whole document (grid vs shape, codec chain vs data type).
-  const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes });
+  const probe = await resolveArray(store, p, parsed, { registry, maxChunkBytes: options.maxChunkBytes, maxDecodeRatio: options.maxDecodeRatio });
   // Record every parameter the codecs chose (e.g. a typesize taken from the data type).
   const metadata: ArrayMetadata = { ...parsed, chunk_grid: probe.chunkGrid.toJSON(), codecs: probe.codecs.toJSON() };
   await prepareNewNode(store, p, "array", options);
@@ -268,6 +268,7 @@ export async function createArray<N extends string = string>(
     writeEmptyChunks: options.writeEmptyChunks,
     chunkCache: options.chunkCache,
     maxChunkBytes: options.maxChunkBytes,
+    maxDecodeRatio: options.maxDecodeRatio,
   });
   // The data type was resolved from `options.dataType` and keeps its name: the array is a ZarrArray<N>.
   return array as ZarrArray<N>;

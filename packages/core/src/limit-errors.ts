@@ -62,3 +62,17 @@ export function chunkTooLarge(spec: ChunkSpec, bytes: number, maxChunkBytes: num
 export function decodesTooLarge(key: string, size: number, maxChunkBytes: number): ZarrError {
   return new ZarrError("UNSUPPORTED", `Chunk "${key}" decodes to ${size} bytes, more than the array's maxChunkBytes (${maxChunkBytes}); ${ADVICE}`, { key });
 }
+
+/**
+ * `error` (a codec's failure to decode chunk `error.key` within `limit` bytes, a bound set
+ * by `maxDecodeRatio` from the `stored` bytes) with what bounded it and how to lift it:
+ * the same code, the codec's message first. The ratio bound may not be the cause (the data
+ * may be corrupt), so the note says what the bound was rather than blaming it.
+ */
+export function ratioExceeded(error: ZarrError, stored: number, limit: number, maxDecodeRatio: number): ZarrError {
+  return new ZarrError(
+    error.code,
+    `${error.message} [the chunk's ${stored} stored bytes may decode to at most ${limit} bytes: maxDecodeRatio ${maxDecodeRatio} times as many, or 64 MiB; a decompression bomb stops here. If the data is sound, open the array with a larger maxDecodeRatio (zarr: --max-ratio)]`,
+    { key: error.key, jsonPath: error.jsonPath, cause: error },
+  );
+}

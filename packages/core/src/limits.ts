@@ -35,6 +35,38 @@ export function checkMaxChunkBytes(value: number | undefined): number {
 }
 
 /**
+ * The default `maxDecodeRatio`: a chunk whose decoded size its spec does not fix
+ * (variable-length strings and bytes) may decode to at most 1000 times its stored size,
+ * as archive tools bound decompression against bombs (real data rarely compresses past
+ * a few hundred to one).
+ */
+export const DEFAULT_MAX_DECODE_RATIO = 1000;
+
+/**
+ * What a chunk of unknown decoded size may always decode to, whatever its ratio: 64 MiB.
+ * A tiny chunk of empty or repeated strings compresses far past any ratio, and decoding
+ * 64 MiB is quick; a bomb is stopped here, not gigabytes later.
+ */
+export const DECODE_RATIO_FLOOR = 64 * 1024 * 1024;
+
+/** Validates a `maxDecodeRatio` option (a number ≥ 1; `Infinity` turns the bound off); undefined gives the default. */
+export function checkMaxDecodeRatio(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_DECODE_RATIO;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 1) {
+    throw new ZarrError("INVALID_ARGUMENT", `maxDecodeRatio must be a number of at least 1 (Infinity: no bound), got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The most bytes `stored` bytes of a chunk of unknown decoded size may decode to:
+ * `maxDecodeRatio` times as many, but never less than {@link DECODE_RATIO_FLOOR}.
+ */
+export function ratioBound(stored: number, maxDecodeRatio: number): number {
+  return Math.max(DECODE_RATIO_FLOOR, stored * maxDecodeRatio);
+}
+
+/**
  * Resolves when one element of `dataType` fits in `maxChunkBytes`; otherwise rejects
  * with the error of limit-errors.ts `elementTooLarge`, loaded for it.
  */

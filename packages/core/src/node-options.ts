@@ -29,6 +29,14 @@ export interface ArrayConfig {
    * raise it to read them.
    */
   maxChunkBytes: number;
+  /**
+   * Where the decoded size is not fixed by the chunk spec (variable-length strings and
+   * bytes, compressed inner stages), a chunk may decode to at most this many times its
+   * stored size (and always to 64 MiB, `DECODE_RATIO_FLOOR`), as archive tools bound
+   * decompression: a 33 KB zstd bomb stops at 64 MiB instead of gigabytes later. Default
+   * 1000 (`DEFAULT_MAX_DECODE_RATIO`); `Infinity` leaves only `maxChunkBytes`.
+   */
+  maxDecodeRatio: number;
 }
 
 /** Options shared by `createGroup` and `createArray`. */

@@ -51,6 +51,7 @@ async function nodeFromMetadata(
       format,
       chunkCache: options.chunkCache,
       maxChunkBytes: options.maxChunkBytes,
+      maxDecodeRatio: options.maxDecodeRatio,
       deferUnreadable: true,
     });
   }

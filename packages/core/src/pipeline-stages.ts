@@ -23,10 +23,10 @@ export interface Stages {
 
 /** A chain with its bounded bytes→bytes decoding steps (the `Pipeline`), for the decoders loaded on first use. */
 export interface DecodingStages extends Stages {
-  /** The most bytes each bytes→bytes codec may decode to (see `Pipeline.decodeBounds`). */
-  decodeBounds(abSpec: ChunkSpec, key: string): Promise<number[]>;
-  /** Runs bytes→bytes codec `i` backwards within `bound`. */
-  decodeStage(i: number, bytes: Uint8Array, bound: number, ctx: CodecCallContext): Promise<Uint8Array>;
+  /** The most bytes each bytes→bytes codec may decode to, `undefined` where unknown (see `Pipeline.decodeBounds`). */
+  decodeBounds(abSpec: ChunkSpec, key: string): Promise<(number | undefined)[]>;
+  /** Runs bytes→bytes codec `i` backwards within `bound` (see `Pipeline.decodeStage`). */
+  decodeStage(i: number, bytes: Uint8Array, bound: number | undefined, ctx: CodecCallContext): Promise<Uint8Array>;
 }
 
 /** A codec's failure as the chunk's coded error (a ZarrError passes through). */

@@ -27,6 +27,7 @@ import {
 } from "@zarr/spec";
 import { withDocumentKey } from "./document-key.js";
 import { giveScratch, takeScratch } from "./engine/scratch.js";
+import { DEFAULT_MAX_DECODE_RATIO, ratioBound } from "./limits.js";
 import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 import type { Registry } from "./registry.js";
 
@@ -39,9 +40,10 @@ export async function buildPipeline(
   codecs: readonly ExtensionObject[],
   spec: ChunkSpec,
   registry: Registry,
-  options: { key?: string; path?: JsonPath; maxChunkBytes?: number } = {},
+  options: { key?: string; path?: JsonPath; maxChunkBytes?: number; maxDecodeRatio?: number } = {},
 ): Promise<Pipeline> {
   const maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
+  const maxDecodeRatio = options.maxDecodeRatio ?? DEFAULT_MAX_DECODE_RATIO;
   const basePath = options.path ?? ["codecs"];
   const arrayToArray: ArrayToArrayCodec[] = [];
   let arrayToBytes: ArrayToBytesCodec | undefined;
@@ -69,7 +71,7 @@ export async function buildPipeline(
       spec: current,
       path,
       buildPipeline: async (inner, innerSpec, innerPath) => {
-        const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath, maxChunkBytes });
+        const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath, maxChunkBytes, maxDecodeRatio });
         offload.addPipeline(nested);
         return nested;
       },
@@ -92,7 +94,7 @@ export async function buildPipeline(
     else bytesToBytes.push(codec);
   }
   if (arrayToBytes === undefined) throw (await import("./pipeline-chain-errors.js")).noArrayToBytes(basePath, options.key);
-  return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload, maxChunkBytes);
+  return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload, maxChunkBytes, maxDecodeRatio);
 }
 
 /** What the entries of a chain (nested chains included) declare about worker threads. */
@@ -141,6 +143,8 @@ export class Pipeline implements CodecPipeline, Stages {
     offload: { modules: ModuleExport[] | undefined; worth: boolean } = { modules: undefined, worth: false },
     /** The bound of decoded sizes the chain cannot know from the chunk spec (see `decodeBounds`). */
     readonly maxChunkBytes: number = DEFAULT_MAX_CHUNK_BYTES,
+    /** The bound of those sizes relative to the stored size (see `ArrayConfig.maxDecodeRatio`). */
+    readonly maxDecodeRatio: number = DEFAULT_MAX_DECODE_RATIO,
   ) {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
     this.workerModules = offload.modules;
@@ -164,39 +168,48 @@ export class Pipeline implements CodecPipeline, Stages {
   /**
    * The most bytes each bytes→bytes codec may decode to, by index in the chain: what the
    * array→bytes codec encodes a chunk of `abSpec` to, carried forward through the
-   * `computeEncodedSize` of the bytes→bytes codecs before it; `maxChunkBytes` where a size
-   * is not fixed (variable-length data, compressed inner stages). A fixed size above
-   * `maxChunkBytes` fails here, before anything is read or allocated.
+   * `computeEncodedSize` of the bytes→bytes codecs before it; `undefined` where a size is
+   * not fixed (variable-length data, compressed inner stages): `decodeStage` then bounds it
+   * by `maxChunkBytes` and `maxDecodeRatio`. A fixed size above `maxChunkBytes` fails here,
+   * before anything is read or allocated.
    */
-  async decodeBounds(abSpec: ChunkSpec, key: string): Promise<number[]> {
-    const bounds: number[] = [];
+  async decodeBounds(abSpec: ChunkSpec, key: string): Promise<(number | undefined)[]> {
+    const bounds: (number | undefined)[] = [];
     let size = this.arrayToBytes.computeEncodedSize?.(abSpec);
     if (size !== undefined && size > this.maxChunkBytes) throw (await import("./limit-errors.js")).decodesTooLarge(key, size, this.maxChunkBytes);
     for (const c of this.bytesToBytes) {
-      bounds.push(size ?? this.maxChunkBytes);
+      bounds.push(size);
       size = size === undefined ? undefined : c.computeEncodedSize?.(size);
     }
     return bounds;
   }
 
-  /** Runs bytes→bytes codec `i` of the chain backwards, bounded, checking the bound afterwards too. */
+  /**
+   * Runs bytes→bytes codec `i` of the chain backwards, bounded, checking the bound afterwards
+   * too. A `bound` of `undefined` (a size the chunk spec does not fix) is `maxChunkBytes`, or
+   * less by `maxDecodeRatio` of the `bytes` given: a decompression bomb stops early.
+   */
   async decodeStage(
     i: number,
     bytes: Uint8Array,
-    bound: number,
+    bound: number | undefined,
     ctx: CodecCallContext,
     scratch?: Uint8Array,
   ): Promise<Uint8Array> {
     const c = this.bytesToBytes[i];
-    const bounded: CodecCallContext = { key: ctx.key, signal: ctx.signal, maxDecodedBytes: bound };
+    const byRatio = bound === undefined ? ratioBound(bytes.length, this.maxDecodeRatio) : Number.POSITIVE_INFINITY;
+    const limit = Math.min(bound ?? this.maxChunkBytes, byRatio);
+    const bounded: CodecCallContext = { key: ctx.key, signal: ctx.signal, maxDecodedBytes: limit };
     let out: Uint8Array;
     try {
       out = scratch !== undefined && c.decodeInto !== undefined ? await c.decodeInto(bytes, scratch, bounded) : await c.decode(bytes, bounded);
     } catch (error) {
+      // The ratio bound may be what stopped the codec: say so, and how to lift it.
+      if (byRatio < this.maxChunkBytes) throw (await import("./limit-errors.js")).ratioExceeded(failed(error, c, "decode", ctx), bytes.length, limit, this.maxDecodeRatio);
       throw failed(error, c, "decode", ctx);
     }
     // Codecs that ignore the bound are caught here, after the fact.
-    if (out.length > bound) throw decodedSizeExceeded(c.name, bounded, out.length);
+    if (out.length > limit) throw decodedSizeExceeded(c.name, bounded, out.length);
     return out;
   }
 

@@ -142,6 +142,7 @@ export async function resize<N extends string>(
     writeEmptyChunks: array.config.writeEmptyChunks,
     chunkCache: array.config.chunkCache,
     maxChunkBytes: array.config.maxChunkBytes,
+    maxDecodeRatio: array.config.maxDecodeRatio,
     zarrFormat: array.zarrFormat,
     format,
   });

@@ -9,7 +9,7 @@
  */
 import { type ArrayMetadata, type ChunkGrid, type ChunkKeyEncoding, type CodecPipeline, type DataType, type JsonValue, type Scalar, type Store, ZarrError } from "@zarr/spec";
 import { isMemoryLimitError } from "./limit-errors.js";
-import { checkElementFits, checkMaxChunkBytes } from "./limits.js";
+import { checkElementFits, checkMaxChunkBytes, checkMaxDecodeRatio } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig } from "./node-options.js";
 import { metadataKey } from "./paths.js";
@@ -129,7 +129,7 @@ export async function unreadableArray<A>(
     metadata,
     registry,
     ...parts,
-    config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache, maxChunkBytes },
+    config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache, maxChunkBytes, maxDecodeRatio: checkMaxDecodeRatio(options.maxDecodeRatio) },
     zarrFormat: options.zarrFormat ?? format?.zarrFormat ?? 3,
     format,
     problem: error,

@@ -18,6 +18,7 @@ import {
   set,
   ZarrError,
 } from "../src/index.js";
+import { DECODE_RATIO_FLOOR } from "../src/limits.js";
 
 /** Calls seen by the recording codec: the bound it was given. */
 const seen: (number | undefined)[] = [];
@@ -46,7 +47,7 @@ function growEntry(name: string, extra: number, fixedSize: boolean): CodecEntry 
 
 const registry = createRegistry([growEntry("record", 0, true), growEntry("record-var", 0, false), growEntry("grow", 1, true)]);
 
-async function arrayWith(codecs: string[], options: { maxChunkBytes?: number; dataType?: string; chunkShape?: number[] } = {}) {
+async function arrayWith(codecs: string[], options: { maxChunkBytes?: number; maxDecodeRatio?: number; dataType?: string; chunkShape?: number[] } = {}) {
   const store = new MemoryStore();
   const arr = await createArray(store, "a", {
     shape: [8, 8],
@@ -56,7 +57,7 @@ async function arrayWith(codecs: string[], options: { maxChunkBytes?: number; da
     registry,
   });
   await set(arr, null, 7);
-  return openArray(store, "a", { registry, maxChunkBytes: options.maxChunkBytes });
+  return openArray(store, "a", { registry, maxChunkBytes: options.maxChunkBytes, maxDecodeRatio: options.maxDecodeRatio });
 }
 
 describe("the decoded-size bound the pipeline passes to bytes→bytes codecs", () => {
@@ -78,6 +79,10 @@ describe("the decoded-size bound the pipeline passes to bytes→bytes codecs", (
     expect(seen.sort((x, y) => (x as number) - (y as number))).toEqual([64, 64, 1000, 1000]);
     seen.length = 0;
     await get(await arrayWith(["record-var", "record"]), null);
+    // By default, maxDecodeRatio bounds it lower: the floor of 64 MiB for chunks this small.
+    expect(seen.sort((x, y) => (x as number) - (y as number))).toEqual([64, 64, DECODE_RATIO_FLOOR, DECODE_RATIO_FLOOR]);
+    seen.length = 0;
+    await get(await arrayWith(["record-var", "record"], { maxDecodeRatio: Number.POSITIVE_INFINITY }), null);
     expect(seen.sort((x, y) => (x as number) - (y as number))).toEqual([64, 64, DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_CHUNK_BYTES]);
   });
 

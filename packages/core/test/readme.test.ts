@@ -17,7 +17,7 @@ it("the README examples run", () => {
   expect(outputs[6]).toContain("Infinity");
   expect(outputs[6]).toContain("zarr.incomplete.json g/t2m/zarr.incomplete.json\ntrue false\n[ 'a' ]");
   expect(outputs[8]).toContain("legacy 2 { from: 'legacy' }\nUNSUPPORTED\nINVALID_ARGUMENT v2root/t\n");
-  expect(outputs[9]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n");
+  expect(outputs[9]).toBe("UNSUPPORTED\nFloat64Array(1) [ 2 ]\n100 1000\n");
   expect(outputs[10]).toBe("true\nUNSUPPORTED\n");
   expect(outputs[12]).toBe('[ 0.5, null, 2, null ]\n28\nnull [{"name":"bytes","configuration":{}}]\n');
   expect(outputs[13]).toBe("[ 1, null, 3 ] true\n");

@@ -19,11 +19,32 @@ export const BODY_INTO: unique symbol = Symbol.for("@zarr/store-http.body-into")
 /** A Response from a transport with a direct body path. */
 type DirectResponse = Response & { [BODY_INTO]?: (sink: BodySink) => Promise<void> };
 
+/** Called as each piece of a response's body arrives (the transport's idle timer). */
+const progressOf = new WeakMap<Response, () => void>();
+
+/** Calls `onPiece` whenever a piece of `response`'s body arrives through {@link pipeBody}. */
+export function watchBody(response: Response, onPiece: () => void): void {
+  progressOf.set(response, onPiece);
+}
+
+/** True when {@link watchBody} watches `response` (its body must then go through {@link pipeBody}). */
+export function isWatched(response: Response): boolean {
+  return progressOf.has(response);
+}
+
 /**
  * Calls `sink` with every piece of `response`'s body, in order; resolves when it ends.
  * Uses the transport's direct path when there is one, else reads `response.body`.
  */
-export async function pipeBody(response: Response, sink: BodySink): Promise<void> {
+export async function pipeBody(response: Response, to: BodySink): Promise<void> {
+  const onPiece = progressOf.get(response);
+  const sink: BodySink =
+    onPiece === undefined
+      ? to
+      : (piece) => {
+          onPiece();
+          to(piece);
+        };
   const direct = (response as DirectResponse)[BODY_INTO];
   if (direct !== undefined && !response.bodyUsed) return direct(sink);
   const body = response.body;

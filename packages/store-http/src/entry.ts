@@ -9,6 +9,7 @@ const PASSED_ON = [
   "fetch",
   "requestInit",
   "timeout",
+  "idleTimeout",
   "retries",
   "retryDelay",
   "maxRetryDelay",
@@ -20,7 +21,7 @@ const PASSED_ON = [
 /**
  * Serves the `http` and `https` schemes in `openStore` (from @zarr/core). The store is
  * read-only unless `readOnly: false` is passed; the settings `headers`, `fetch`,
- * `requestInit`, `timeout`, `retries`, `retryDelay`, `maxRetryDelay`,
+ * `requestInit`, `timeout`, `idleTimeout`, `retries`, `retryDelay`, `maxRetryDelay`,
  * `missingStatuses`, `maxMetadataBytes` and `maxValueBytes` are passed on to `HttpStore`.
  *
  * @example

@@ -30,6 +30,12 @@ export interface HttpStoreOptions {
   requestInit?: Omit<RequestInit, "method" | "headers" | "body" | "signal">;
   /** Per-attempt time limit in ms, covering the response headers and the body. `0` or `Infinity` disables it. Default 30 000. */
   timeout?: number;
+  /**
+   * Inactivity limit in ms of a request other than an upload: it fails with `STORE_FAILED`
+   * (not retried) when no bytes arrive for this long, waiting for the response or between
+   * two pieces of its body, however long the whole transfer takes. Default `Infinity` (off).
+   */
+  idleTimeout?: number;
   /** How many times a failed request is retried (so `retries + 1` attempts at most). Default 3. */
   retries?: number;
   /** Base of the exponential backoff in ms: retry n waits a random time in `[0, min(maxRetryDelay, retryDelay·2ⁿ))`. Default 100. */
@@ -61,6 +67,7 @@ export interface HttpStoreSettings {
   fetch: FetchLike;
   requestInit: Omit<RequestInit, "method" | "headers" | "body" | "signal">;
   timeout: number;
+  idleTimeout: number;
   retries: number;
   retryDelay: number;
   maxRetryDelay: number;
@@ -99,6 +106,12 @@ function nonNegative(name: string, value: unknown, fallback: number, { integer =
   return value;
 }
 
+function positiveOrInfinite(name: string, value: unknown): number {
+  if (value === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) invalid(name, "a positive number (or Infinity)", value);
+  return value;
+}
+
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) invalid(name, "a positive integer", value);
@@ -129,6 +142,7 @@ export function resolveSettings(options: HttpStoreOptions = {}): HttpStoreSettin
     fetch: fetch ?? globalFetch,
     requestInit: requestInit ?? {},
     timeout: timeout === 0 ? Number.POSITIVE_INFINITY : timeout,
+    idleTimeout: positiveOrInfinite("idleTimeout", options.idleTimeout),
     retries: nonNegative("retries", options.retries, DEFAULT_RETRIES, { integer: true }),
     retryDelay: nonNegative("retryDelay", options.retryDelay, DEFAULT_RETRY_DELAY),
     maxRetryDelay: nonNegative("maxRetryDelay", options.maxRetryDelay, DEFAULT_MAX_RETRY_DELAY),

@@ -1,7 +1,7 @@
 /** Reading a response body completely, or not at all. */
 
 import { BodyLimitExceeded } from "@zarr/spec";
-import { BODY_INTO, pipeBody } from "./body-into.js";
+import { BODY_INTO, isWatched, pipeBody } from "./body-into.js";
 import { TransientError } from "./transient-error.js";
 
 // Above this, a body of announced length is collected in pieces and joined once it has
@@ -74,7 +74,7 @@ export async function readBody(
 ): Promise<Uint8Array> {
   if (expected !== undefined && expected > limit) throw new BodyLimitExceeded(limit, `the announced body of ${expected} bytes`);
   const lent = BODY_INTO in response;
-  if (expected === undefined && !lent && limit === Number.POSITIVE_INFINITY) return new Uint8Array(await response.arrayBuffer());
+  if (expected === undefined && !lent && limit === Number.POSITIVE_INFINITY && !isWatched(response)) return new Uint8Array(await response.arrayBuffer());
   const out = expected !== undefined && expected <= preallocateLimit ? new Uint8Array(expected) : undefined;
   // Pieces are kept and joined at the end: copies of a direct body path's (it lends its
   // read buffer only for the call), a body stream's own chunks as they are.

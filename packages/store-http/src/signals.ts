@@ -18,24 +18,42 @@ export interface AttemptSignal {
   readonly signal: AbortSignal | undefined;
   /** True once the time limit (not the caller) aborted the attempt. */
   timedOut(): boolean;
+  /** True once the idle limit (no bytes for `idleTimeout` ms) aborted the attempt. */
+  stalled(): boolean;
+  /** Bytes arrived: the idle limit starts again. */
+  touch(): void;
   /** Stops the timer and detaches from the caller's signal. Call when the attempt is over. */
   dispose(): void;
 }
 
-const NEVER: AttemptSignal = { signal: undefined, timedOut: () => false, dispose: () => {} };
+const nothing = (): void => {};
+const no = (): boolean => false;
+const NEVER: AttemptSignal = { signal: undefined, timedOut: no, stalled: no, touch: nothing, dispose: nothing };
 
-/** A signal for one attempt that aborts on the caller's signal or after `timeout` ms. */
-export function attemptSignal(caller: AbortSignal | undefined, timeout: number): AttemptSignal {
+/**
+ * A signal for one attempt that aborts on the caller's signal, after `timeout` ms, or when
+ * no bytes arrived for `idleTimeout` ms (counted from the start and from each `touch`).
+ */
+export function attemptSignal(caller: AbortSignal | undefined, timeout: number, idleTimeout = Number.POSITIVE_INFINITY): AttemptSignal {
   const limited = timeout <= MAX_TIMER_DELAY;
-  if (!limited) {
-    return caller === undefined ? NEVER : { signal: caller, timedOut: () => false, dispose: () => {} };
+  const idleLimited = idleTimeout <= MAX_TIMER_DELAY;
+  if (!limited && !idleLimited) {
+    return caller === undefined ? NEVER : { signal: caller, timedOut: no, stalled: no, touch: nothing, dispose: nothing };
   }
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException(`The request timed out after ${timeout} ms`, "TimeoutError"));
-  }, timeout);
+  let stalled = false;
+  const timer = limited
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort(new DOMException(`The request timed out after ${timeout} ms`, "TimeoutError"));
+      }, timeout)
+    : undefined;
+  const stall = (): void => {
+    stalled = true;
+    controller.abort(new DOMException(`No bytes arrived for ${idleTimeout} ms`, "TimeoutError"));
+  };
+  let idle = idleLimited ? setTimeout(stall, idleTimeout) : undefined;
   const onAbort = (): void => controller.abort(caller?.reason);
   // The caller may have aborted while the request was being prepared: no event will come.
   if (caller?.aborted) onAbort();
@@ -43,8 +61,19 @@ export function attemptSignal(caller: AbortSignal | undefined, timeout: number):
   return {
     signal: controller.signal,
     timedOut: () => timedOut && !caller?.aborted,
+    stalled: () => stalled && !caller?.aborted,
+    touch() {
+      if (idle === undefined || stalled) return;
+      // Node's timers restart in place; a browser's are numbers, replaced.
+      if (typeof idle === "object" && typeof idle.refresh === "function") idle.refresh();
+      else {
+        clearTimeout(idle);
+        idle = setTimeout(stall, idleTimeout);
+      }
+    },
     dispose() {
       clearTimeout(timer);
+      clearTimeout(idle);
       caller?.removeEventListener("abort", onAbort);
     },
   };

@@ -5,6 +5,7 @@
  * loads on first use, which share this.
  */
 import { BodyLimitExceeded, isMetadataKey, ZarrError } from "@zarr/spec";
+import { watchBody } from "./body-into.js";
 import type { HttpStoreSettings } from "./options.js";
 import { declaredLength, discardBody, readBody } from "./read-body.js";
 import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
@@ -117,18 +118,24 @@ function aborted(spec: RequestSpec, signal: AbortSignal): ZarrError {
  */
 export async function request<T>(t: Transport, spec: RequestSpec, handle: Handler<T>): Promise<T> {
   const { fetch, requestInit, timeout, retries, retryDelay, maxRetryDelay } = t.settings;
+  // Uploads send for a long time before the first byte comes back: only other requests wait idle.
+  const idleTimeout = spec.body === undefined ? t.settings.idleTimeout : Number.POSITIVE_INFINITY;
   const { signal } = spec;
   const where = `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}")`;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw aborted(spec, signal);
     const headers = await requestHeaders(t, spec);
-    const limit = attemptSignal(signal, timeout);
+    const limit = attemptSignal(signal, timeout, idleTimeout);
     let response: Response | undefined;
     let problem: string;
     let retryAfter: number | undefined;
     let cause: unknown;
     try {
       response = await fetch(spec.url, { ...requestInit, method: spec.method, headers, body: spec.body, signal: limit.signal });
+      if (idleTimeout !== Number.POSITIVE_INFINITY) {
+        limit.touch();
+        watchBody(response, limit.touch);
+      }
       const result = await handle(response);
       discardBody(response); // whatever the handler did not read
       if (result !== UNHANDLED) return result;
@@ -146,6 +153,10 @@ export async function request<T>(t: Transport, spec: RequestSpec, handle: Handle
       if (error instanceof ZarrError) throw error;
       if (error instanceof BodyLimitExceeded) {
         throw new ZarrError("STORE_TOO_LARGE", `${where}: ${error.message} (not retried)`, { key: spec.key, cause: error });
+      }
+      // A server that sent nothing for so long is not asked again: the wait was long already.
+      if (limit.stalled()) {
+        throw new ZarrError("STORE_FAILED", `${where} stalled: no bytes arrived for ${idleTimeout} ms (idleTimeout; not retried)`, { key: spec.key, cause: error });
       }
       cause = error;
       if (limit.timedOut()) problem = `the request timed out after ${timeout} ms`;

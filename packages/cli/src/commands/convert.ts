@@ -6,6 +6,7 @@ import type { CliIO } from "../cli-io.js";
 import { interruptible } from "../interrupt.js";
 import { printable } from "../printable.js";
 import { terminalProgress } from "../progress.js";
+import { arrayLimits, readLimits } from "../read-limits.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
@@ -23,6 +24,7 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.convert}\n`);
     return;
   }
+  const limits = readLimits("convert", values);
   const inPlace = values["in-place"] ?? false;
   const format = values["zarr-format"] ?? "3";
   if (format !== "3" && format !== "3-draft") throw new UsageError(`--zarr-format must be 3 or 3-draft, got ${JSON.stringify(format)}`, "convert");
@@ -33,17 +35,17 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
   expectPositionals("convert", positionals, inPlace ? 1 : 2, inPlace ? 1 : 2);
   const path = normalizePath(values.path ?? "");
   const registry = cliRegistry();
-  const source = await openStoreArg(positionals[0], { writable: inPlace, headers: values.header });
-  const node = await open(source, path, { registry });
+  const source = await openStoreArg(positionals[0], { writable: inPlace, headers: values.header, limits });
+  const node = await open(source, path, { registry, ...arrayLimits(limits) });
   if (draft) {
     if (positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same", "convert");
-    await writeDraftCommand(node, await openStoreArg(positionals[1], { writable: true, headers: values.header }), path, values.strict ?? false, io);
+    await writeDraftCommand(node, await openStoreArg(positionals[1], { writable: true, headers: values.header, limits }), path, values.strict ?? false, io);
     return;
   }
   if (node.zarrFormat === 3 && node.format === undefined) {
     throw new ZarrError("INVALID_ARGUMENT", `"${positionals[0]}${path ? `/${path}` : ""}" is already Zarr v3`);
   }
-  const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true, headers: values.header });
+  const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true, headers: values.header, limits });
   if (!inPlace && positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same: use --in-place", "convert");
   await interruptible(async (signal) => {
     const bar = terminalProgress("chunks");

@@ -8,6 +8,7 @@ import type { CliIO } from "../cli-io.js";
 import { interruptible } from "../interrupt.js";
 import { removeStaleTempFiles } from "../interrupted-put.js";
 import { terminalProgress } from "../progress.js";
+import { readLimits } from "../read-limits.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 
@@ -39,6 +40,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.cp}\n`);
     return;
   }
+  const limits = readLimits("cp", values);
   expectPositionals("cp", positionals, 2, 2);
   const [srcArg, dstArg] = positionals;
   const concurrency = integerOption("cp", "--concurrency", values.concurrency, 1, MAX_CONCURRENCY, 8);
@@ -46,7 +48,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   if (zipPath !== undefined && values.resume) {
     throw new UsageError("--resume does not apply when writing a zip archive (it is always written whole)", "cp");
   }
-  const source: Store = await openStoreArg(srcArg, { writable: false, headers: values.header });
+  const source: Store = await openStoreArg(srcArg, { writable: false, headers: values.header, limits });
   if (!isListable(source)) {
     throw new ZarrError(
       "UNSUPPORTED",
@@ -69,7 +71,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
         await io.write(`zipped ${summary.entries} keys (${(counted.bytesRead / MiB).toFixed(1)} MiB) into ${dstArg}\n`);
         return;
       }
-      const destination = await openStoreArg(dstArg, { writable: true, headers: values.header });
+      const destination = await openStoreArg(dstArg, { writable: true, headers: values.header, limits });
       // Temporary files left by writers killed earlier (an interrupted cp among them).
       await removeStaleTempFiles(destination, "");
       const result = await copy(source, destination, {

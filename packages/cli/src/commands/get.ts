@@ -1,10 +1,12 @@
 /** `zarr get STORE PATH [--select SEL] [--format json|npy] [-o FILE] [--workers N]`. */
-import { get, normalizePath, openArray, parseSelection } from "@zarr/core";
+import { get, normalizePath, openArray } from "@zarr/core";
 import type { CliIO } from "../cli-io.js";
 import { getFormat, writeGetOutput, writeOutput } from "../get-output.js";
 import { interruptible } from "../interrupt.js";
 import { npySlabPlan, writeNpySlabs } from "../npy-slabs.js";
+import { arrayLimits, readLimits } from "../read-limits.js";
 import { cliRegistry } from "../registry.js";
+import { parseSelectOption } from "../select-option.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
 import { withWorkerPool, workerCount } from "../workers.js";
@@ -21,13 +23,14 @@ export async function getCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.get}\n`);
     return;
   }
+  const limits = readLimits("get", values);
   expectPositionals("get", positionals, 1, 2);
   const format = getFormat(values.format, values.output);
   const poolSize = workerCount("get", values.workers);
   const path = normalizePath(positionals[1] ?? "");
-  const selection = values.select === undefined ? undefined : parseSelection(values.select);
-  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
-  const array = await openArray(store, path, { registry: cliRegistry() });
+  const selection = values.select === undefined ? undefined : parseSelectOption(values.select);
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header, limits });
+  const array = await openArray(store, path, { registry: cliRegistry(), ...arrayLimits(limits) });
   // A whole large array as .npy goes out slab by slab, in two slabs' memory.
   const slabs = format === "npy" && selection === undefined ? npySlabPlan(array) : undefined;
   // Ctrl-C stops the reads; a file written in part is removed.

@@ -9,6 +9,7 @@ import { findNode } from "../listing.js";
 import { type Line, PieceOutput } from "../piece-output.js";
 import { printable, printableJson } from "../printable.js";
 import { terminalProgress } from "../progress.js";
+import { readLimits } from "../read-limits.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
@@ -89,9 +90,10 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.info}\n`);
     return;
   }
+  const limits = readLimits("info", values);
   expectPositionals("info", positionals, 1, 2);
   const path = normalizePath(positionals[1] ?? "");
-  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header, limits });
   const progress = values.stored ? terminalProgress("chunk keys") : undefined;
   const description = await describeNode(store, await findNode(store, path), cliRegistry(), {
     probeChunks: values.stored === true,

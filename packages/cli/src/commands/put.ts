@@ -42,6 +42,7 @@ import {
   parseFillValueOption,
   parseJsonOption,
 } from "../put-options.js";
+import { readLimits } from "../read-limits.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
@@ -138,6 +139,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.put}\n`);
     return;
   }
+  const limits = readLimits("put", values);
   expectPositionals("put", positionals, 2, 2);
   if (values.from === undefined) throw new UsageError("--from FILE.npy is required", "put");
   if (values.resume && values.overwrite) throw new UsageError("--resume finishes an interrupted put; it cannot be combined with --overwrite", "put");
@@ -171,7 +173,7 @@ export async function putCommand(args: string[], io: CliIO): Promise<void> {
   }
   const data = convertData(npy, dataType, values.from);
 
-  const store = await openStoreArg(positionals[0], { writable: true, headers: values.header });
+  const store = await openStoreArg(positionals[0], { writable: true, headers: values.header, limits });
   const shown = printable(path === "" ? "/" : path);
   // Temporary files of writers killed earlier (never a live writer's: see store-fs).
   await removeStaleTempFiles(store, path);

@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ZarrError } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
+import { readLimits } from "../read-limits.js";
 import { storeRequestHandler } from "../serve-http.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE } from "../usage.js";
@@ -19,10 +20,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.serve}\n`);
     return;
   }
+  const limits = readLimits("serve", values);
   expectPositionals("serve", positionals, 1, 1);
   const port = integerOption("serve", "--port", values.port, 0, 65535, 8000);
   const host = values.host ?? "127.0.0.1";
-  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header, limits });
   const server = createServer(
     storeRequestHandler(store, {
       allowOrigin: values["allow-origin"],

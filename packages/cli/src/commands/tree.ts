@@ -6,6 +6,7 @@ import { dataTypeText, shapeText } from "../format.js";
 import { findNode, type ListedNode, listChildren } from "../listing.js";
 import { PieceOutput } from "../piece-output.js";
 import { printable } from "../printable.js";
+import { readLimits } from "../read-limits.js";
 import { openStoreArg } from "../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../usage.js";
 
@@ -51,9 +52,10 @@ export async function treeCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.tree}\n`);
     return;
   }
+  const limits = readLimits("tree", values);
   expectPositionals("tree", positionals, 1, 2);
   const path = normalizePath(positionals[1] ?? "");
-  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header });
+  const store = await openStoreArg(positionals[0], { writable: false, headers: values.header, limits });
   const root = await findNode(store, path);
   if (values.json) {
     const out = new PieceOutput(io);

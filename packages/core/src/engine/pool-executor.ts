@@ -117,6 +117,7 @@ function describeArray(array: ZarrArray): WorkerArray {
     fillValue: dataType.fillValueToJson(fillValue),
     buildShape: array.chunkGrid.chunkShape(array.shape.map(() => 0)),
     maxChunkBytes: array.config.maxChunkBytes,
+    maxDecodeRatio: array.config.maxDecodeRatio,
   };
 }
 

@@ -47,6 +47,8 @@ export interface WorkerArray {
   buildShape: number[];
   /** The array's `maxChunkBytes`: decoders in the worker are bounded as on the calling thread. */
   maxChunkBytes: number;
+  /** The array's `maxDecodeRatio` (structured clone carries `Infinity`). */
+  maxDecodeRatio: number;
 }
 
 /** One chunk read, as sent to a worker. */
@@ -85,6 +87,7 @@ async function build(array: WorkerArray): Promise<Built> {
   const fillValue = dataType.parseFillValue(array.fillValue, ["fill_value"]);
   const pipeline = await buildPipeline(array.codecs, { shape: array.buildShape, dataType, fillValue }, registry, {
     maxChunkBytes: array.maxChunkBytes,
+    maxDecodeRatio: array.maxDecodeRatio,
   });
   return { pipeline, dataType, fillValue };
 }

@@ -8,6 +8,7 @@ import type { CliIO } from "../../cli-io.js";
 import { interruptible } from "../../interrupt.js";
 import { printable } from "../../printable.js";
 import { terminalProgress } from "../../progress.js";
+import { readLimits } from "../../read-limits.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
@@ -35,6 +36,7 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
     await io.write(`${USAGE.geozarr}\n`);
     return;
   }
+  const limits = readLimits("geozarr", values);
   expectPositionals("geozarr", positionals, 2, 3);
   const format = parseZarrFormat(values["zarr-format"]);
   const registry = cliRegistry();
@@ -61,7 +63,7 @@ export async function fromGeoTiffCommand(args: string[], io: CliIO): Promise<voi
   }
   // Loaded on demand: the geotiff decoder is only needed by this subcommand.
   const { importGeoTiff } = await import("@zarr/geozarr/geotiff");
-  const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
+  const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header, limits });
   const poolSize = workerCount("geozarr", values.workers);
   const progress = terminalProgress("chunks");
   options.onProgress = (p) => progress?.update(p.done, p.total, undefined, p.phase === "read" ? "reading" : "pyramid");

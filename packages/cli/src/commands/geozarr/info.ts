@@ -3,6 +3,7 @@ import { crsLabel, describeMultiscales, effectiveGeoreference, findMultiscales, 
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { printable } from "../../printable.js";
+import { readLimits } from "../../read-limits.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
 import { fmt, loadForReading } from "./shared.js";
 
@@ -14,7 +15,7 @@ export async function infoCommand(args: string[], io: CliIO): Promise<void> {
     return;
   }
   expectPositionals("geozarr", positionals, 1, 2);
-  const h = await loadForReading(positionals[0], positionals[1], values.header);
+  const h = await loadForReading(positionals[0], positionals[1], values.header, readLimits("geozarr", values));
   const report = validateHierarchy(h);
   const multiscales = findMultiscales(h).map((p) => describeMultiscales(h, p));
   const datasets = report.datasets

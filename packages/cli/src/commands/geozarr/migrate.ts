@@ -5,6 +5,7 @@ import { loadHierarchy, migrate } from "@zarr/geozarr";
 import { type JsonObject, stringifyJson } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { printable } from "../../printable.js";
+import { readLimits } from "../../read-limits.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, parseCommandArgs, USAGE } from "../../usage.js";
@@ -22,10 +23,11 @@ export async function migrateCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.geozarr}\n`);
     return;
   }
+  const limits = readLimits("geozarr", values);
   expectPositionals("geozarr", positionals, 1, 2);
   const conventions = parseConventionsOption(values.conventions);
   const dryRun = values["dry-run"] === true;
-  const store = await openStoreArg(positionals[0], { writable: !dryRun, headers: values.header });
+  const store = await openStoreArg(positionals[0], { writable: !dryRun, headers: values.header, limits });
   const h = await loadHierarchy(store, { path: normalizePath(positionals[1] ?? ""), registry: cliRegistry() });
   const report = await migrate(h, { dryRun, removeLegacy: values["remove-legacy"] === true, conventions, registry: cliRegistry() });
   if (values.json) {

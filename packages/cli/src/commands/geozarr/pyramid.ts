@@ -6,6 +6,7 @@ import type { CliIO } from "../../cli-io.js";
 import { interruptible } from "../../interrupt.js";
 import { printable } from "../../printable.js";
 import { terminalProgress } from "../../progress.js";
+import { readLimits } from "../../read-limits.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
@@ -36,6 +37,7 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${USAGE.geozarr}\n`);
     return;
   }
+  const limits = readLimits("geozarr", values);
   expectPositionals("geozarr", positionals, 2, 2);
   const format = parseZarrFormat(values["zarr-format"]);
   const registry = cliRegistry();
@@ -62,8 +64,8 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   if (values.variables !== undefined) options.variables = values.variables.split(",").map((s) => s.trim());
   if (values["dst-path"] !== undefined) options.targetPath = normalizePath(values["dst-path"]);
   if (values.concurrency !== undefined) options.concurrency = integerOption("geozarr", "--concurrency", values.concurrency, 1, 1024, 4);
-  const src = await openStoreArg(positionals[0], { writable: false, headers: values.header });
-  const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header });
+  const src = await openStoreArg(positionals[0], { writable: false, headers: values.header, limits });
+  const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header, limits });
   const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry });
   const poolSize = workerCount("geozarr", values.workers);
   const progress = terminalProgress("chunks");

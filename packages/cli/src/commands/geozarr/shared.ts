@@ -5,13 +5,14 @@
 
 import { normalizePath } from "@zarr/core";
 import { CONVENTIONS_VERSIONS, type ConventionsVersion, type GeoHierarchy, loadHierarchy } from "@zarr/geozarr";
+import type { ReadLimits } from "../../read-limits.js";
 import { cliRegistry } from "../../registry.js";
 import { openStoreArg } from "../../store-arg.js";
 import { UsageError } from "../../usage.js";
 
-/** Opens a store read-only (`headers`: `--header` values) and loads the hierarchy under `path` with the CLI's registry (every codec, Zarr v2 too). */
-export async function loadForReading(storeArg: string, path: string | undefined, headers?: readonly string[]): Promise<GeoHierarchy> {
-  const store = await openStoreArg(storeArg, { writable: false, headers });
+/** Opens a store read-only (`headers`: `--header` values; `limits`: the read limits) and loads the hierarchy under `path` with the CLI's registry (every codec, Zarr v2 too). */
+export async function loadForReading(storeArg: string, path: string | undefined, headers: readonly string[] | undefined, limits: ReadLimits): Promise<GeoHierarchy> {
+  const store = await openStoreArg(storeArg, { writable: false, headers, limits });
   return loadHierarchy(store, { path: normalizePath(path ?? ""), registry: cliRegistry() });
 }
 

@@ -3,6 +3,7 @@ import { type Finding, listRules, RULES, type RuleId, type Severity, type Valida
 import { type JsonObject, stringifyJson, ZarrError } from "@zarr/spec";
 import type { CliIO } from "../../cli-io.js";
 import { printable } from "../../printable.js";
+import { readLimits } from "../../read-limits.js";
 import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../../usage.js";
 import { loadForReading } from "./shared.js";
 
@@ -63,7 +64,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<void> 
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance);
   if (tolerance !== undefined && !(tolerance > 0)) throw new UsageError(`--tolerance is a positive number, not "${values.tolerance}"`, "geozarr");
   const strict = values.strict === true;
-  const h = await loadForReading(positionals[0], positionals[1], values.header);
+  const h = await loadForReading(positionals[0], positionals[1], values.header, readLimits("geozarr", values));
   const report = validateHierarchy(h, { tolerance, severities: strict ? strictSeverities() : undefined });
   const shown = report.findings.filter((f) => SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[min]);
   if (values.json) {
