@@ -11,7 +11,7 @@
  * - a request fails after 30 s without a byte (a stall), however long a steady body takes;
  * - a variable-length chunk may decode to 1000 times its stored size (at least 64 MiB).
  */
-import { UsageError } from "./usage.js";
+import { UsageError } from "./usage-error.js";
 
 /** What the options give: resolved limits, in bytes and milliseconds. */
 export interface ReadLimits {

@@ -1,18 +1,9 @@
 /** Usage texts and usage errors (exit status 2). */
 import { parseArgs } from "node:util";
 import { LIMIT_OPTIONS, type LimitOptionValues } from "./read-limits.js";
+import { UsageError } from "./usage-error.js";
 
-/** A mistake in how the command was called: printed with the command's usage, exit status 2. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    /** The command whose usage to print (`undefined`: the general usage). */
-    readonly command?: string,
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
 
 /**
  * The integer an option gives, from `min` to `max`; `fallback` when it is absent. Anything

@@ -6,7 +6,7 @@
  * keys (one output string would be copied again at every step on its way out).
  */
 import { ZarrError } from "./errors.js";
-import type { JsonObject, JsonValue } from "./json.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
 
 /** Levels indented by default; deeper containers are written compact (see {@link JsonTextOptions.indentDepth}). */
 export const JSON_INDENT_DEPTH = 64;

@@ -4,26 +4,10 @@
  * integer literals outside the safe range are parsed as `bigint` instead.
  */
 import { MetadataError, ZarrError } from "./errors.js";
+import type { JsonInput, JsonInputObject, JsonObject, JsonValue } from "./json-value.js";
 import { jsonText } from "./json-writer.js";
 
-/** Any JSON value; integers beyond ±(2^53−1) are `bigint`. */
-export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | JsonObject;
-/** A JSON object. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
-
-/**
- * JSON as options take it: like {@link JsonValue}, but arrays may be readonly and an
- * object's properties may be `undefined` (an optional field left unset, as in
- * `{ level: cfg.level }`). Such properties are dropped when the value is stored
- * ({@link jsonFromInput}), so stored metadata is always plain `JsonValue`.
- */
-export type JsonInput = null | boolean | number | bigint | string | readonly JsonInput[] | JsonInputObject;
-/** A JSON object as options take it: properties may be `undefined` (dropped when stored). */
-export interface JsonInputObject {
-  readonly [key: string]: JsonInput | undefined;
-}
+export type { JsonInput, JsonInputObject, JsonObject, JsonValue } from "./json-value.js";
 
 /**
  * `value` as `JsonValue`: object properties whose value is `undefined` are dropped, at any
