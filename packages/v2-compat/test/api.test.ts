@@ -263,4 +263,22 @@ describe("opening", () => {
     expect((await open(store, "a", { registry })).zarrFormat).toBe(3);
     await expect(open(store, "nothing", { registry })).rejects.toMatchObject({ code: "NODE_NOT_FOUND" });
   });
+
+  it("lists a group's members without asking the store to check child prefixes (each member's documents are read anyway)", async () => {
+    const registry = fullRegistry();
+    const store = new MemoryStore();
+    await createGroupV2(store, "", { registry });
+    await createArrayV2(store, "a", { shape: [1], dtype: "<i4", registry });
+    // A store that, asked for unchecked prefixes, also reports one holding nothing (a file
+    // system's directory left empty by deletes): it is no member.
+    const options: unknown[] = [];
+    const listDir = store.listDir.bind(store);
+    store.listDir = async (prefix, opts) => {
+      options.push(opts);
+      const listing = await listDir(prefix, opts);
+      return opts?.uncheckedPrefixes ? { ...listing, prefixes: [...listing.prefixes, "emptied"] } : listing;
+    };
+    expect((await children(await openGroup(store, "", { registry }))).map((n) => n.path)).toEqual(["a"]);
+    expect(options).toEqual([expect.objectContaining({ uncheckedPrefixes: true })]);
+  });
 });
