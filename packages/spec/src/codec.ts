@@ -137,6 +137,13 @@ export interface ArrayToBytesCodec {
    * index and inner chunks of a shard): caches of whole decoded chunks skip such chains.
    */
   readonly partialReads?: boolean;
+  /**
+   * The shape of the parts a stored value is read in, when it is a container of such parts
+   * (a shard's inner chunks). A reader reading a large array region by region aligns the
+   * regions to these parts rather than to whole stored values: as much parallel work per
+   * region, in regions a fraction the size.
+   */
+  readonly innerChunkShape?: readonly number[];
   /** Encoded size in bytes for a chunk of `spec`, when fixed (needed for sharding indexes). */
   computeEncodedSize?(spec: ChunkSpec): number | undefined;
   /** True when `encode` accepts any strided view. */
@@ -221,6 +228,8 @@ export interface CodecPipeline {
   readonly worthOffloading: boolean;
   /** True when the chain is one array→bytes codec with `partialReads` (a shard container). */
   readonly partialReads: boolean;
+  /** The `innerChunkShape` of the chain's array→bytes codec when the chain is a shard container (`partialReads`). */
+  readonly innerChunkShape: readonly number[] | undefined;
   /** Present when the chain can update part of a stored value without re-encoding all of it. */
   encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */
