@@ -133,7 +133,6 @@ export class Pipeline implements CodecPipeline, Stages {
   readonly workerModules: readonly ModuleExport[] | undefined;
   readonly worthOffloading: boolean;
   readonly partialReads: boolean;
-  readonly innerChunkShape: readonly number[] | undefined;
 
   constructor(
     readonly arrayToArray: readonly ArrayToArrayCodec[],
@@ -147,7 +146,6 @@ export class Pipeline implements CodecPipeline, Stages {
     this.workerModules = offload.modules;
     this.worthOffloading = offload.worth;
     this.partialReads = arrayToBytes.partialReads === true && arrayToArray.length === 0 && bytesToBytes.length === 0;
-    this.innerChunkShape = this.partialReads ? arrayToBytes.innerChunkShape : undefined;
     // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
       arrayToBytes.encodePartial !== undefined && arrayToArray.length === 0 && bytesToBytes.length === 0

@@ -228,8 +228,6 @@ export interface CodecPipeline {
   readonly worthOffloading: boolean;
   /** True when the chain is one array→bytes codec with `partialReads` (a shard container). */
   readonly partialReads: boolean;
-  /** The `innerChunkShape` of the chain's array→bytes codec when the chain is a shard container (`partialReads`). */
-  readonly innerChunkShape: readonly number[] | undefined;
   /** Present when the chain can update part of a stored value without re-encoding all of it. */
   encodePartial?: ArrayToBytesCodec["encodePartial"];
   /** Drops cached state of every codec in the chain. */
