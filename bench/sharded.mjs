@@ -6,15 +6,41 @@
 // unsharded array's chunk bytes (bench/lib/data.mjs), so both decode the very same zstd
 // frames. zarrita.js reads both too, for reference.
 //
+// Then whole processes: `zarr get STORE / -o /dev/null` (default options: slab by slab, worker
+// pool) of each, taking turns, with wall and CPU seconds, peak RSS and page faults, and a
+// zarr-python process reading the unsharded array's byte-identical Zarr v2 copy beside them
+// (zarr-python 2.13 cannot read sharded arrays).
+//
 //   node bench/sharded.mjs             8192×8192 float32 (256 MiB), 512×512 inner chunks, 2048×2048 shards, median of 5
 //   node bench/sharded.mjs --quick     1024×1024, 128×128 inner chunks, 512×512 shards, one run
 //   options: --workers N (default: available CPUs)  --reps N  --size N --chunk C  --json FILE
 //
-// Target: sharded time / unsharded time ≤ 1.1.
-import { CPUS, MiB, loadZarrita, main, parseArgs, reps, requireBuilt, size, skipping } from "./lib/common.mjs";
-import { shardedData } from "./lib/data.mjs";
-import { race, timeIt } from "./lib/measure.mjs";
-import { Report, ratio, seconds, throughput } from "./lib/output.mjs";
+// Targets: sharded time / unsharded time ≤ 1.1, in process and whole process (issue 26, point 8).
+import { join } from "node:path";
+import { probeCliGet } from "./lib/cli.mjs";
+import { CPUS, LIB, loadZarrita, MiB, main, NODE, PYTHON, parseArgs, pythonZarr, reps, requireBuilt, size, skipping } from "./lib/common.mjs";
+import { readData, shardedData, variant } from "./lib/data.mjs";
+import { median, race, rusage, tail, timeIt } from "./lib/measure.mjs";
+import { count, mib, Report, ratio, seconds, throughput } from "./lib/output.mjs";
+
+/** Whole processes taking turns: medians of wall and CPU seconds, peak RSS and minor faults by name. */
+function raceProcesses(commands, REPS) {
+  const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let r = 0; r < REPS; r++) {
+    for (const [who, [cmd, args]] of Object.entries(commands)) {
+      const u = rusage(cmd, args);
+      if (u.status !== 0) throw new Error(`${who} failed (exit ${u.status}): ${tail(u.stderr)}`);
+      samples[who].push(u);
+    }
+  }
+  const of = (xs, f) => median(xs.map(f));
+  return Object.fromEntries(
+    Object.entries(samples).map(([who, xs]) => [
+      who,
+      { wall: of(xs, (u) => u.seconds), cpu: of(xs, (u) => u.userSeconds + u.systemSeconds), rss: of(xs, (u) => u.maxRss), faults: of(xs, (u) => u.minorFaults) },
+    ]),
+  );
+}
 
 const PER = 4;
 
@@ -76,6 +102,26 @@ await main(async () => {
     ["l", "r", "r", "r", "r"],
   );
   report.target({ name: "sharded zstd: sharded / unsharded (@zarr, worker pool)", value: t["@zarr sharded"] / t["@zarr unsharded"], op: "≤", limit: 1.1 });
+
+  // Whole processes, as a user runs them.
+  const commands = { "zarr get, unsharded": [NODE, probeCliGet(unsharded).args], "zarr get, sharded": [NODE, probeCliGet(sharded).args] };
+  const python = pythonZarr();
+  const { v2 } = await readData({ n, c, variant: variant("zstd") });
+  if (python.ok && v2 !== null) commands["zarr-python, unsharded (v2)"] = [PYTHON, [join(LIB, "zarr_python.py"), "read", v2]];
+  else report.note(skipping("zarr-python", python.ok ? "no Zarr v2 copy of the data" : python.why));
+  const w = raceProcesses(commands, REPS);
+  report.table(
+    "Whole process: zarr get STORE / -o /dev/null (default options), median",
+    ["process", "wall s", "CPU s", "peak RSS", "minor faults", "wall / unsharded zarr get"],
+    Object.entries(w).map(([who, x]) => [who, seconds(x.wall), seconds(x.cpu), mib(x.rss), count(x.faults), ratio(x.wall / w["zarr get, unsharded"].wall)]),
+    ["l", "r", "r", "r", "r", "r"],
+  );
+  report.target({
+    name: "sharded zstd, whole process: zarr get sharded / unsharded",
+    value: w["zarr get, sharded"].wall / w["zarr get, unsharded"].wall,
+    op: "≤",
+    limit: 1.1,
+  });
   report.note(`zarrita.js / @zarr, sharded: ${ratio(t["zarrita.js sharded"] / t["@zarr sharded"])} (above 1 means @zarr is faster).`);
   report.finish();
 });

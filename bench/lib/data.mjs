@@ -7,6 +7,9 @@
 //                                 (without Python: written by @zarr, v3 only)
 //   shardedData({ n, c, per })    the zstd array of readData as a sharded v3 array (per×per inner
 //                                 chunks of c×c in each shard), assembled from the same chunk bytes
+//   hierarchyData({ groups, arrays })
+//                                 a wide Zarr v2 hierarchy (groups × arrays small arrays), plain and
+//                                 consolidated, written by zarr-python (without it, by this module)
 //   smallChunkData({ n, c, variant })
 //                                 a Zarr v2 array written by zarr-python (without Python: by
 //                                 this module, same layout; raw and gzip only)
@@ -314,4 +317,62 @@ export async function smallChunkData({ n, c, variant: v }) {
     }
   });
   return { path: join(dir, "v2.zarr"), writer: python ? "zarr-python" : "bench/lib/data.mjs (no zarr-python)" };
+}
+
+/** Writes a Zarr v2 document as zarr-python 2 does (indented by 4). */
+function writeV2Doc(path, doc) {
+  writeFileSync(path, `${JSON.stringify(doc, null, 4)}\n`);
+}
+
+/**
+ * The hierarchy of tree.mjs written here, for machines without zarr-python: the layout
+ * zarr-python writes (`.zgroup`s, arrays of 10 float32 in one uncompressed chunk `0`),
+ * `.zmetadata` at the root when `consolidated`.
+ */
+function writeHierarchy(path, groups, arrays, consolidated) {
+  const zgroup = { zarr_format: 2 };
+  const zarray = { chunks: [10], compressor: null, dtype: "<f4", fill_value: 0, filters: null, order: "C", shape: [10], zarr_format: 2 };
+  const chunk = new Uint8Array(new Float32Array(10).map((_, i) => i).buffer);
+  const metadata = { ".zgroup": zgroup };
+  mkdirSync(path, { recursive: true });
+  writeV2Doc(join(path, ".zgroup"), zgroup);
+  for (let g = 0; g < groups; g++) {
+    const group = `g${String(g).padStart(3, "0")}`;
+    mkdirSync(join(path, group));
+    writeV2Doc(join(path, group, ".zgroup"), zgroup);
+    metadata[`${group}/.zgroup`] = zgroup;
+    for (let a = 0; a < arrays; a++) {
+      const array = `${group}/a${String(a).padStart(3, "0")}`;
+      mkdirSync(join(path, array));
+      writeV2Doc(join(path, array, ".zarray"), zarray);
+      writeFileSync(join(path, array, "0"), chunk);
+      metadata[`${array}/.zarray`] = zarray;
+    }
+  }
+  if (consolidated) writeV2Doc(join(path, ".zmetadata"), { metadata, zarr_consolidated_format: 1 });
+}
+
+/**
+ * A wide Zarr v2 hierarchy for tree.mjs: `groups` groups of `arrays` small arrays each
+ * (1 + groups × (1 + arrays) nodes), written by zarr-python 2.13 (without it, by
+ * `writeHierarchy` in the same layout), once plain and once with `.zmetadata`
+ * (`zarr.consolidate_metadata`). Returns `{ plain, consolidated, writer }`.
+ */
+export async function hierarchyData({ groups, arrays }) {
+  const python = pythonZarr().ok;
+  const dir = await cached(`tree-g${groups}-a${arrays}${python ? "" : "-nopython"}`, async (tmp) => {
+    for (const consolidated of [false, true]) {
+      const path = join(tmp, consolidated ? "consolidated.zarr" : "plain.zarr");
+      if (!python) writeHierarchy(path, groups, arrays, consolidated);
+      else {
+        const args = [join(LIB, "zarr_python.py"), "write-hierarchy", path, String(groups), String(arrays)];
+        execFileSync(PYTHON, consolidated ? [...args, "consolidated"] : args, { stdio: ["ignore", "ignore", "pipe"] });
+      }
+    }
+  });
+  return {
+    plain: join(dir, "plain.zarr"),
+    consolidated: join(dir, "consolidated.zarr"),
+    writer: python ? "zarr-python" : "bench/lib/data.mjs (no zarr-python)",
+  };
 }

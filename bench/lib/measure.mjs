@@ -78,7 +78,8 @@ export function rusageTool() {
 }
 
 /**
- * Runs a command and returns its `{ maxRss (bytes), minorFaults, majorFaults, seconds, status, stderr }`.
+ * Runs a command and returns its `{ maxRss (bytes), minorFaults, majorFaults, seconds, userSeconds,
+ * systemSeconds, status, stderr }` (seconds: wall time; the others: the child's CPU time).
  * Uses bench/lib/rusage.py (Python's getrusage of the child) when /usr/bin/python3 is there,
  * else GNU time; throws when neither is.
  */
@@ -92,6 +93,8 @@ export function rusage(command, args) {
       minorFaults: j.minflt,
       majorFaults: j.majflt,
       seconds: j.wall,
+      userSeconds: j.utime,
+      systemSeconds: j.stime,
       status: j.status,
       stderr: j.stderr,
     };
@@ -101,13 +104,13 @@ export function rusage(command, args) {
     try {
       const out = join(dir, "time");
       const t0 = performance.now();
-      const r = spawnSync("/usr/bin/time", ["-q", "-o", out, "-f", "%M %R %F %x", command, ...args], {
+      const r = spawnSync("/usr/bin/time", ["-q", "-o", out, "-f", "%M %R %F %x %U %S", command, ...args], {
         encoding: "utf8",
         stdio: ["ignore", "ignore", "pipe"],
       });
       const seconds = (performance.now() - t0) / 1000;
-      const [maxKiB, minor, major, status] = readFileSync(out, "utf8").trim().split("\n").pop().split(" ").map(Number);
-      return { maxRss: maxKiB * 1024, minorFaults: minor, majorFaults: major, seconds, status: r.status ?? status, stderr: r.stderr };
+      const [maxKiB, minor, major, status, user, system] = readFileSync(out, "utf8").trim().split("\n").pop().split(" ").map(Number);
+      return { maxRss: maxKiB * 1024, minorFaults: minor, majorFaults: major, seconds, userSeconds: user, systemSeconds: system, status: r.status ?? status, stderr: r.stderr };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -70,9 +70,20 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/tree.mjs lists a zarr-python hierarchy with zarr tree and walk, beside zarr-python", async () => {
+    requirePythonZarr(); // the zarr-python columns
+    const out = await run("tree.mjs");
+    expect(out).toMatch(/\| 5 × 10 \(56 nodes\), plain +\| +\d+\.\d{3} \|/);
+    expect(out).toMatch(/\| 5 × 10 \(56 nodes\), consolidated +\| +55 \|/);
+    expect(out).toMatch(RATIO);
+    expect(out).toMatch(TARGETS);
+    expect(out).not.toContain("printed"); // zarr tree printed every node
+  });
+
   it("bench/sharded.mjs reads the sharded and unsharded zstd arrays with a worker pool", async () => {
     const out = await run("sharded.mjs");
     expect(out).toMatch(/\| @zarr \(worker pool\) +\| +\d+\.\d{3} \| +\d+\.\d{3} \|.*×/);
+    expect(out).toMatch(/\| zarr get, sharded +\| +\d+\.\d{3} \| +\d+\.\d{3} \|.*×/); // whole processes
     expect(out).toMatch(TARGETS);
   });
 

@@ -4,7 +4,7 @@
  * `info` work when some array uses a codec this CLI lacks, and registered formats (Zarr
  * v2, the early v3 draft) are found too.
  */
-import { listChildren as coreListChildren, type NodeEntry, type NodeFormat, open, openEntry, type ZarrGroup } from "@zarr/core";
+import { listChildren as coreListChildren, groupFromEntry, type NodeEntry, type NodeFormat, openEntry, type ZarrGroup } from "@zarr/core";
 import type { NodeMetadata, Store } from "@zarr/spec";
 import { cliRegistry } from "./registry.js";
 
@@ -54,8 +54,8 @@ function listed(entry: NodeEntry, group?: ZarrGroup): ListedNode {
 export async function findNode(store: Store, path: string): Promise<ListedNode> {
   const registry = cliRegistry();
   const entry = await openEntry(store, path, { registry });
-  // Opening a group resolves no codec, so it cannot fail where the entry did not.
-  const group = entry.kind === "group" ? ((await open(store, path, { registry })) as ZarrGroup) : undefined;
+  // From the entry: reading the node's documents again would double every request over HTTP.
+  const group = entry.kind === "group" ? await groupFromEntry(store, entry, { registry }) : undefined;
   return listed(entry, group);
 }
 
@@ -65,7 +65,8 @@ export async function listChildren(_store: Store, node: ListedNode): Promise<Lis
   if (node.kind !== "group" || parent === undefined) return [];
   const out: ListedNode[] = [];
   for (const entry of await coreListChildren(parent)) {
-    const group = entry.kind === "group" ? ((await open(parent, entry.name)) as ZarrGroup) : undefined;
+    // The listing already read each child group's documents (or has them consolidated).
+    const group = entry.kind === "group" ? await groupFromEntry(parent.store, entry, { registry: parent.registry }) : undefined;
     out.push(listed(entry, group));
   }
   return out;

@@ -1,6 +1,7 @@
 /**
  * `zarr get` of a whole large array as .npy, in slabs: runs of whole chunk rows along the
- * first dimension, each read into one of two reused buffers and written out as soon as it
+ * first dimension (inner chunk rows of a sharded array: a shard row is often larger than a
+ * slab should be), each read into one of two reused buffers and written out as soon as it
  * is complete, while the next slab is read. A .npy body in C order is the slabs one after
  * the other, so the output is the same bytes as one read of the whole array; memory stays
  * at two slabs whatever the array's size (an array larger than memory can be written),
@@ -21,20 +22,31 @@ export interface SlabPlan {
   rowElements: number;
 }
 
+/** The parts `array`'s chunks are read in: a shard container's inner chunks (its `innerChunkShape`), else the chunks. */
+function readChunkShape(array: ZarrArray): readonly number[] | undefined {
+  if (array.codecs.partialReads) {
+    for (const codec of array.codecs.codecs) if (codec.kind === "array_to_bytes" && codec.innerChunkShape !== undefined) return codec.innerChunkShape;
+  }
+  return array.chunkShape;
+}
+
 /**
  * The slabs of a whole-array .npy read of `array`, or `undefined` when one read is the
  * better way: arrays no larger than two slabs, a chunk grid that is not regular, and data
  * types whose .npy body is not their memory (variable-length strings and bytes, structs).
- * `slabBytes` is the size a slab aims at; a slab is at least one chunk row.
+ * `slabBytes` is the size a slab aims at; a slab is at least one chunk row. Chunks read in
+ * parts (shards: the array→bytes codec's `innerChunkShape`) count by their parts: slabs of whole
+ * shard rows were up to a shard row each (64 MiB for 2048² float32 shards), so a 256 MiB array
+ * was read in 4 slabs, twice the memory, each slab's shards read and faulted in whole.
  *
  * @example
  * ```ts
- * const plan = npySlabPlan(array); // { slabRows: 1024, rowElements: 8192 } for 8192² float32 in 512² chunks
+ * const plan = npySlabPlan(array); // { slabRows: 1024, rowElements: 8192 } for 8192² float32 in 512² chunks (or 512² inner chunks)
  * ```
  */
 export function npySlabPlan(array: ZarrArray, slabBytes: number = SLAB_BYTES): SlabPlan | undefined {
   const { shape, dataType } = array;
-  const chunkRows = array.chunkShape?.[0];
+  const chunkRows = readChunkShape(array)?.[0];
   const itemBytes = dataType.byteSize;
   if (shape.length === 0 || chunkRows === undefined || chunkRows <= 0 || itemBytes === undefined) return undefined;
   if (dataType.bytesAreMemory !== true || dataType.toBytes === undefined || !ArrayBuffer.isView(dataType.allocate(0))) return undefined;

@@ -72,12 +72,29 @@ describe("writeNpySlabs", () => {
     }
   });
 
-  it("reads slabs of a sharded array by whole shard rows", async () => {
+  it("reads slabs of a sharded array by inner chunk rows, not whole shard rows", async () => {
     const array = await filled("s", [16, 6], [4, 6], "uint8", {
       codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [2, 3], codecs: ["bytes"], index_codecs: ["bytes", "crc32c"] } }],
     });
-    expect(npySlabPlan(array, 1)?.slabRows).toBe(4);
-    expect(Buffer.compare(await slabBytes(array, 1), encodeNpy(await get(array)))).toBe(0);
+    // An inner chunk row is 2 rows of 6 bytes: slabs of 2, 4 or 6 rows, whatever the shard rows (4).
+    expect(npySlabPlan(array, 1)?.slabRows).toBe(2);
+    expect(npySlabPlan(array, 2 * 6 * 2)?.slabRows).toBe(4);
+    expect(npySlabPlan(array, 3 * 6 * 2)?.slabRows).toBe(6); // across shard boundaries
+    for (const bytes of [1, 2 * 6 * 2, 3 * 6 * 2]) expect(Buffer.compare(await slabBytes(array, bytes), encodeNpy(await get(array)))).toBe(0);
+  });
+
+  it("reads a sharded array through a worker pool in inner chunk rows, to the same bytes", async () => {
+    // Shards of 4×4 inner chunks of 32×64 float64 (gzip): slabs of one inner row read a quarter of each shard.
+    const array = await filled("sw", [512, 256], [128, 256], "float64", {
+      codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [32, 64], codecs: ["bytes", { name: "gzip", configuration: { level: 1 } }] } }],
+    });
+    expect(npySlabPlan(array, 32 * 256 * 8)?.slabRows).toBe(32);
+    const pool = createWorkerPool({ size: 2 });
+    try {
+      expect(Buffer.compare(await slabBytes(array, 32 * 256 * 8, pool), encodeNpy(await get(array)))).toBe(0);
+    } finally {
+      await pool.close();
+    }
   });
 
   it("reads through a worker pool into shared slab buffers, to the same bytes", async () => {

@@ -71,6 +71,11 @@ class ShardingCodec implements ArrayToBytesCodec, ShardCodecState {
     this.cache = new ByteLruCache({ maxEntries: options.indexCacheEntries, maxBytes: options.indexCacheBytes });
   }
 
+  /** A shard is read inner chunk by inner chunk: readers going region by region align to these. */
+  get innerChunkShape(): readonly number[] {
+    return this.chunkShape;
+  }
+
   format(shardShape: readonly number[], key: string): ShardFormat {
     const id = shardShape.join(",");
     const known = this.formats.get(id);

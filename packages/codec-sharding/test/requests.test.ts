@@ -253,6 +253,9 @@ describe("decodePartialInto with a ByteSource", () => {
     const { store, data, reopen } = await makeArray(registry);
     const arr = await reopen();
     expect(arr.codecs.shardContainer).toBe(true);
+    // What readers going region by region align to: the inner chunks, not the 32×64 shards.
+    const [sharding] = arr.codecs.codecs;
+    expect(sharding.kind === "array_to_bytes" && sharding.innerChunkShape).toEqual([4, 8]);
     const shard = store.map.get("a/c/0/0");
     const spec = arr.chunkSpec([0, 0]);
     const source = countingSource(shard);

@@ -45,7 +45,7 @@ export type {
   V2CodecConfig,
 } from "./node-options.js";
 export { type ResolveArrayOptions, type ResolvedArray, resolveArray, ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
-export { exists, type OpenArrayOptions, type OpenOptions, open, openArray, openEntry, openGroup } from "./open.js";
+export { exists, groupFromEntry, type OpenArrayOptions, type OpenOptions, open, openArray, openEntry, openGroup } from "./open.js";
 export { openStore, storeScheme } from "./open-store.js";
 export { normalizePath, validateNodeName } from "./paths.js";
 export { buildPipeline } from "./pipeline.js";

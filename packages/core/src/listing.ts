@@ -51,7 +51,8 @@ export async function listChildren(group: ZarrGroup, options: { signal?: AbortSi
   }
   let listing: Awaited<ReturnType<typeof store.listDir>>;
   try {
-    listing = await store.listDir(nodePrefix(group.path), { signal: options.signal });
+    // Every child is checked below (metadata, another format, keys under it): the store need not.
+    listing = await store.listDir(nodePrefix(group.path), { signal: options.signal, uncheckedPrefixes: true });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not list "${nodePrefix(group.path)}"`, nodePrefix(group.path));
   }

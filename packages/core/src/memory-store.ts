@@ -4,6 +4,7 @@ import {
   checkReadIntoRanges,
   type DirListing,
   type ListableStore,
+  type ListDirOptions,
   type ReadableStore,
   type ReadIntoRange,
   resolveByteRange,
@@ -114,7 +115,8 @@ export class MemoryStore implements ReadableStore, WritableStore, ListableStore 
     for (const k of [...this.map.keys()]) if (k.startsWith(prefix)) yield k;
   }
 
-  async listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing> {
+  // Every prefix it reports holds a key, checked or not (`uncheckedPrefixes` changes nothing).
+  async listDir(prefix: string, options?: ListDirOptions): Promise<DirListing> {
     throwIfAborted(options?.signal);
     validatePrefix(prefix);
     const keys = new Set<string>();

@@ -214,6 +214,23 @@ export async function exists(store: Store, path = "", options: { signal?: AbortS
   return hasKeysUnder(store, nodePrefix(p), options.signal);
 }
 
+/**
+ * The group a group entry (from {@link openEntry} or `listChildren`) describes, built from
+ * the entry without reading the store again (its consolidated metadata included);
+ * `INVALID_ARGUMENT` for an array entry. Tools that list a hierarchy from entries (so that
+ * an array with an unknown codec still lists) descend into groups with it.
+ *
+ * @example
+ * ```ts
+ * const entry = await openEntry(store, "climate");
+ * if (entry.kind === "group") for (const e of await listChildren(await groupFromEntry(store, entry))) console.log(e.path);
+ * ```
+ */
+export async function groupFromEntry(store: Store, entry: NodeEntry, options: OpenOptions = {}): Promise<ZarrGroup> {
+  if (entry.kind !== "group") throw new ZarrError("INVALID_ARGUMENT", `"${entry.path || "/"}" is an array, not a group`);
+  return (await entryToNodeAt(store, entry, options)) as ZarrGroup;
+}
+
 /** The node a listed (or opened) entry describes; arrays are resolved. */
 export function entryToNodeAt(store: Store, entry: NodeEntry, options: OpenOptions): Promise<ZarrNode> | ZarrNode {
   const registry = options.registry ?? defaultRegistry;

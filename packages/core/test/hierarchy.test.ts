@@ -8,10 +8,12 @@ import {
   deleteNode,
   exists,
   get,
+  groupFromEntry,
   listChildren,
   MemoryStore,
   open,
   openArray,
+  openEntry,
   openGroup,
   resize,
   set,
@@ -144,6 +146,43 @@ describe("groups and arrays", () => {
     const nested = await openGroup(root, "nested");
     expect((await children(nested)).map((n) => n.path)).toEqual(["consolidated/nested/1d.i2"]);
     expect(counts).toEqual({ get: 1 });
+  });
+
+  it("groupFromEntry builds a group from an entry without reading the store again", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "g/y", { shape: [4], chunkShape: [2], dataType: "float32" });
+    await createGroup(store, "plain/inner");
+    await consolidateMetadata(store, "g");
+    const { store: counted, counts } = countingStore(store);
+    const entry = await openEntry(counted, "g");
+    expect(counts).toEqual({ get: 1 });
+    const g = await groupFromEntry(counted, entry);
+    expect(counts).toEqual({ get: 1 });
+    expect([g.kind, g.path, g.consolidated?.has("y")]).toEqual(["group", "g", true]);
+    // Its children come from the entry's consolidated metadata: still no read.
+    expect((await listChildren(g)).map((e) => e.path)).toEqual(["g/y"]);
+    expect(counts).toEqual({ get: 1 });
+    // A listed (not consolidated) group entry, and an array entry.
+    const [plain] = (await listChildren(await openGroup(store))).filter((e) => e.name === "plain");
+    expect((await listChildren(await groupFromEntry(store, plain))).map((e) => e.path)).toEqual(["plain/inner"]);
+    expect(await codeOf(groupFromEntry(store, await openEntry(store, "g/y")))).toBe("INVALID_ARGUMENT");
+  });
+
+  it("a listing asks the store not to check child prefixes, and skips those without a node", async () => {
+    const store = new MemoryStore();
+    await createArray(store, "x", { shape: [4], chunkShape: [2], dataType: "int16" });
+    // A store that, asked for unchecked prefixes, also reports one holding nothing (a file
+    // system's directory left empty by deletes).
+    const options: unknown[] = [];
+    const listDir = store.listDir.bind(store);
+    store.listDir = async (prefix, opts) => {
+      options.push(opts);
+      const listing = await listDir(prefix, opts);
+      return opts?.uncheckedPrefixes ? { ...listing, prefixes: [...listing.prefixes, "emptied"] } : listing;
+    };
+    const root = await openGroup(store);
+    expect((await listChildren(root)).map((e) => e.path)).toEqual(["x"]);
+    expect(options).toEqual([expect.objectContaining({ uncheckedPrefixes: true })]);
   });
 
   it("reads the zarr-python consolidated fixture", async () => {

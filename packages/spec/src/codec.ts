@@ -147,6 +147,13 @@ export interface ArrayToBytesCodec {
    * @deprecated Declare `shardContainer` instead; `partialReads` is removed in the next minor release.
    */
   readonly partialReads?: boolean;
+  /**
+   * The shape of the parts a stored value is read in, when it is a container of such parts
+   * (a shard's inner chunks). A reader reading a large array region by region aligns the
+   * regions to these parts rather than to whole stored values: as much parallel work per
+   * region, in regions a fraction the size.
+   */
+  readonly innerChunkShape?: readonly number[];
   /** Encoded size in bytes for a chunk of `spec`, when fixed (needed for sharding indexes). */
   computeEncodedSize?(spec: ChunkSpec): number | undefined;
   /** True when `encode` accepts any strided view. */

@@ -152,13 +152,29 @@ export interface DirListing {
   prefixes: string[];
 }
 
+/** Options of `ListableStore.listDir`. */
+export interface ListDirOptions extends StoreRequestOptions {
+  /**
+   * The caller checks every child prefix itself (a hierarchy listing reads each child's
+   * metadata documents anyway and skips a child without any), so the store may report
+   * child prefixes without making sure they hold a key: a file-system store then does not
+   * open every child directory to look for one, which is most of the cost of listing a
+   * wide group. Default `false`: only prefixes holding at least one key.
+   */
+  uncheckedPrefixes?: boolean;
+}
+
 /** Listing. Keys are yielded in no particular order. */
 export interface ListableStore {
   list(options?: StoreRequestOptions): AsyncIterable<string>;
   /** Every key starting with `prefix`. */
   listPrefix(prefix: string, options?: StoreRequestOptions): AsyncIterable<string>;
-  /** One level under `prefix` (`""` for the root, otherwise ending in `/`). */
-  listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing>;
+  /**
+   * One level under `prefix` (`""` for the root, otherwise ending in `/`): the keys
+   * directly under it and the child prefixes holding at least one key (with
+   * `uncheckedPrefixes`, possibly also child prefixes holding none).
+   */
+  listDir(prefix: string, options?: ListDirOptions): Promise<DirListing>;
 }
 
 /** Any store: readable, and maybe writable and listable. */

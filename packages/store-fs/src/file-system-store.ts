@@ -9,6 +9,7 @@ import {
   checkReadIntoRanges,
   type DirListing,
   type ListableStore,
+  type ListDirOptions,
   type ReadableStore,
   type ReadIntoRange,
   type StoreLock,
@@ -22,12 +23,13 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { writeFileAtomic } from "./atomic-write.js";
+import { blockingDirCalls, type DirCalls, threadPoolDirCalls } from "./dir-calls.js";
 import { acquireFileLock, DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, lockNameFor } from "./file-lock.js";
 import { errorCode, isMissing, lstat, READ_FLAGS, readdir, removeTree, unlink } from "./fs-calls.js";
 import { keyToPath, prefixToPath, splitStringPrefix } from "./key-paths.js";
 import { isRefusedLink, ReadContainment } from "./read-containment.js";
 import { fileSize, readFileInto, readFileRange, readWholeFile, readWholeFileInto } from "./read-file.js";
-import { readFileIntoSync, readWholeFileIntoSync } from "./read-file-blocking.js";
+import { readFileIntoSync, readSmallFileSync, readWholeFileIntoSync, TOO_LARGE } from "./read-file-blocking.js";
 import { createRealRoot, ensureRealDir, existingRealDir, existingRealRoot } from "./safe-dirs.js";
 import { listStoredKeys } from "./stored-keys.js";
 import { removeStaleTemps, type StaleTempOptions } from "./temp-files.js";
@@ -47,11 +49,11 @@ function positiveMs(value: number | undefined, fallback: number, name: string): 
 const THIS_MODULE = workerModuleUrl(import.meta.url, "file-system-store.js");
 
 /**
- * With `blockingReads`, scatter reads of values up to this size block; larger ones go to
+ * With `blockingReads`, `get`s and scatter reads of values up to this size block; larger ones go to
  * libuv's thread pool, where several run at once (a 256 MiB read of 1 MiB chunks is
  * about 5% faster that way, while 16 KiB chunks read a third faster blocking).
  */
-const BLOCKING_READ_INTO_MAX = 256 * 1024;
+const BLOCKING_READ_MAX = 256 * 1024;
 
 /** Options of {@link FileSystemStore}. */
 export interface FileSystemStoreOptions {
@@ -63,9 +65,10 @@ export interface FileSystemStoreOptions {
    */
   durable?: boolean;
   /**
-   * Read chunks (`getInto`, and `readInto` of values up to 256 KiB) with blocking system
-   * calls instead of through libuv's thread pool: several times faster for many small chunks, but each read holds
-   * the calling thread for its duration. For batch processes (the `zarr` CLI uses it); a
+   * Read chunks and metadata (`getInto`, and `get` and `readInto` of values up to 256 KiB)
+   * and list directories (`listDir`, `listPrefix`, `list`) with blocking system calls
+   * instead of through libuv's thread pool: several times faster for many small chunks or
+   * a wide hierarchy, but each call holds the calling thread for its duration. For batch processes (the `zarr` CLI uses it); a
    * server's event loop is better off without. Default `false`. (Worker threads of a
    * pool keep asynchronous reads too: with two chunk tasks each, one decodes while the
    * other's read is in flight, which measured faster for large chunks and shards.)
@@ -126,6 +129,8 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   readonly lockTimeoutMs: number;
   /** Checks reads against the real root; `undefined` with `followSymlinks`. */
   readonly #containment: ReadContainment | undefined;
+  /** How listings call the file system: blocking with `blockingReads`, else through the thread pool. */
+  readonly #dirCalls: DirCalls;
   /** The root's real path, once a write has created or found it. */
   #realRoot: Promise<string> | undefined;
 
@@ -145,6 +150,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     this.lockStaleMs = positiveMs(options.lockStaleMs, DEFAULT_LOCK_STALE_MS, "lockStaleMs");
     this.lockTimeoutMs = positiveMs(options.lockTimeoutMs, DEFAULT_LOCK_TIMEOUT_MS, "lockTimeoutMs");
     this.#containment = this.followSymlinks ? undefined : new ReadContainment(this.root);
+    this.#dirCalls = this.blockingReads ? blockingDirCalls : threadPoolDirCalls;
   }
 
   /** Reads a whole value; `undefined` when there is no file at the key (or it is a directory). */
@@ -153,6 +159,11 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
     try {
+      if (this.blockingReads) {
+        // Small values (metadata documents, small chunks) block; larger ones go to the thread pool.
+        const small = this.#readContainedSync(key, path, (p, flags) => readSmallFileSync(p, BLOCKING_READ_MAX, flags));
+        if (small !== TOO_LARGE) return small;
+      }
       return await this.#readContained(key, path, (p, flags) => readWholeFile(p, signal, flags));
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
@@ -185,7 +196,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     const [, end] = checkReadIntoRanges(key, ranges);
     try {
       // Large scatter reads still go to the thread pool, where several overlap.
-      return this.blockingReads && end <= BLOCKING_READ_INTO_MAX
+      return this.blockingReads && end <= BLOCKING_READ_MAX
         ? this.#readContainedSync(key, path, (p, flags) => readFileIntoSync(p, ranges, end, flags))
         : await this.#readContained(key, path, (p, flags) => readFileInto(p, ranges, end, signal, flags));
     } catch (error) {
@@ -404,7 +415,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     const dirPath = prefixToPath(this.root, dirPrefix);
     const accept = namePrefix === "" ? undefined : (name: string) => name.startsWith(namePrefix);
     try {
-      const start = await startDir(this.root, dirPath, dirPrefix, this.followSymlinks);
+      const start = await startDir(this.root, dirPath, dirPrefix, this.followSymlinks, this.#dirCalls);
       if (start === undefined) return;
       yield* walkKeys(start, dirPrefix, signal, accept);
     } catch (error) {
@@ -414,16 +425,17 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
 
   /**
    * One level under `prefix` (`""` or ending in `/`): the keys directly in it and the
-   * child prefixes (without trailing `/`) that hold at least one key, both sorted.
+   * child prefixes (without trailing `/`) that hold at least one key, both sorted. With
+   * `uncheckedPrefixes`, every child directory, without opening it to look for a key.
    */
-  async listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing> {
+  async listDir(prefix: string, options?: ListDirOptions): Promise<DirListing> {
     const signal = options?.signal;
     throwIfAborted(signal);
     const dirPath = prefixToPath(this.root, prefix);
     try {
-      const start = await startDir(this.root, dirPath, prefix, this.followSymlinks);
+      const start = await startDir(this.root, dirPath, prefix, this.followSymlinks, this.#dirCalls);
       if (start === undefined) return { keys: [], prefixes: [] };
-      return await listOneLevel(start, signal);
+      return await listOneLevel(start, signal, options?.uncheckedPrefixes);
     } catch (error) {
       throw this.#failed(error, `Failed to list prefix ${JSON.stringify(prefix)}`, prefix);
     }

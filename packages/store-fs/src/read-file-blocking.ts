@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import type { ReadIntoRange } from "@zarr/spec";
-import { allocExact, isNotAFile, READ_FLAGS, readFullySync, readvFullySync } from "./fs-calls.js";
+import { allocExact, isMissing, isNotAFile, READ_FLAGS, readFullySync, readvFullySync } from "./fs-calls.js";
 import { readvGroups } from "./read-file.js";
 
 function withReadableFileSync<T>(
@@ -45,6 +45,37 @@ export function readWholeFileIntoSync(path: string, spare: Uint8Array, flags = R
     const got = readFullySync(fd, buffer, 0);
     // A file truncated by someone else after fstat gives a short read: keep what exists.
     return got === size ? buffer : buffer.subarray(0, got);
+  });
+}
+
+/** False when nothing is at `path` (or a parent is no directory), without the cost of a thrown error when missing. */
+function mayExistSync(path: string): boolean {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    if (isMissing(error)) return false; // ENOTDIR is thrown even without throwIfNoEntry
+    throw error;
+  }
+}
+
+/** What {@link readSmallFileSync} returns for a file larger than its limit (nothing was read). */
+export const TOO_LARGE: unique symbol = Symbol("too large");
+
+/**
+ * {@link readWholeFile} of `read-file.ts`, blocking, for files of at most `limit` bytes:
+ * a larger one is left unread ({@link TOO_LARGE}) for the thread pool, where reads overlap.
+ */
+export function readSmallFileSync(path: string, limit: number, flags = READ_FLAGS): Uint8Array | undefined | typeof TOO_LARGE {
+  // `get` is how metadata is probed (a v2 array has no .zgroup, a v2 node no zarr.json):
+  // a failed open costs a thrown error (~40 µs in Node), this check a plain stat (~10 µs).
+  // A link is still opened below, with the containment's flags.
+  if (!mayExistSync(path)) return undefined;
+  return withReadableFileSync(path, flags, (fd, size) => {
+    if (size > limit) return TOO_LARGE;
+    const buffer = allocExact(size);
+    const got = readFullySync(fd, buffer, 0);
+    // A file truncated by someone else after fstat gives a short read: keep what exists.
+    return got === size ? buffer : buffer.slice(0, got);
   });
 }
 

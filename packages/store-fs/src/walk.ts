@@ -8,7 +8,8 @@
 import type { Dirent } from "node:fs";
 import nodePath from "node:path";
 import { mapConcurrent, throwIfAborted } from "@zarr/spec";
-import { isMissing, opendir, readdir, realpath, stat } from "./fs-calls.js";
+import type { DirCalls } from "./dir-calls.js";
+import { isMissing } from "./fs-calls.js";
 import { isInside, isKeySegment, isReservedName } from "./key-paths.js";
 import { escapesRoot } from "./read-containment.js";
 
@@ -16,6 +17,8 @@ import { escapesRoot } from "./read-containment.js";
 export interface WalkScope {
   readonly realRoot: string;
   readonly followSymlinks: boolean;
+  /** How the walk calls the file system (thread pool or blocking). */
+  readonly calls: DirCalls;
 }
 
 /** A directory being walked: where to read it, its real path, and its walk ancestry. */
@@ -41,19 +44,20 @@ export async function startDir(
   path: string,
   prefix: string,
   followSymlinks: boolean,
+  calls: DirCalls,
 ): Promise<WalkDir | undefined> {
   let real: string;
   let realRoot: string;
   try {
-    realRoot = await realpath(root);
+    realRoot = await calls.realpath(root);
     // A file here is caught later: reading it as a directory fails with ENOTDIR (= empty).
-    real = path === root ? realRoot : await realpath(path);
+    real = path === root ? realRoot : await calls.realpath(path);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
   if (!followSymlinks && !isInside(realRoot, real)) throw escapesRoot(prefix);
-  return { path, real, parent: undefined, scope: { realRoot, followSymlinks } };
+  return { path, real, parent: undefined, scope: { realRoot, followSymlinks, calls } };
 }
 
 type EntryKind = "key" | "dir" | "skip";
@@ -68,8 +72,9 @@ async function entryKind(dir: WalkDir, entry: Dirent, fullPath: string): Promise
   if (entry.isDirectory()) return "dir";
   if (!entry.isSymbolicLink()) return "skip";
   try {
-    if (!dir.scope.followSymlinks && !isInside(dir.scope.realRoot, await realpath(fullPath))) return "skip";
-    const target = await stat(fullPath);
+    const { calls } = dir.scope;
+    if (!dir.scope.followSymlinks && !isInside(dir.scope.realRoot, await calls.realpath(fullPath))) return "skip";
+    const target = await calls.stat(fullPath);
     if (target.isFile()) return isReservedName(entry.name) ? "skip" : "key";
     return target.isDirectory() ? "dir" : "skip";
   } catch {
@@ -84,7 +89,7 @@ async function childDir(parent: WalkDir, entry: Dirent, fullPath: string): Promi
   }
   let real: string;
   try {
-    real = await realpath(fullPath);
+    real = await parent.scope.calls.realpath(fullPath);
   } catch {
     return undefined;
   }
@@ -96,10 +101,10 @@ async function childDir(parent: WalkDir, entry: Dirent, fullPath: string): Promi
 }
 
 /** Directory entries sorted by name, or `[]` when the directory is missing. */
-async function sortedEntries(path: string): Promise<Dirent[]> {
+async function sortedEntries(dir: WalkDir): Promise<Dirent[]> {
   let entries: Dirent[];
   try {
-    entries = await readdir(path);
+    entries = await dir.scope.calls.readdir(dir.path);
   } catch (error) {
     if (isMissing(error)) return [];
     throw error;
@@ -118,7 +123,7 @@ export async function* walkKeys(
   acceptName?: (name: string) => boolean,
 ): AsyncGenerator<string> {
   throwIfAborted(signal);
-  for (const entry of await sortedEntries(dir.path)) {
+  for (const entry of await sortedEntries(dir)) {
     throwIfAborted(signal);
     if (acceptName !== undefined && !acceptName(entry.name)) continue;
     const fullPath = nodePath.join(dir.path, entry.name);
@@ -135,9 +140,9 @@ export async function* walkKeys(
 /** True when at least one key exists somewhere below `dir` (stops at the first one found). */
 async function holdsAnyKey(dir: WalkDir, signal: AbortSignal | undefined): Promise<boolean> {
   throwIfAborted(signal);
-  let handle: Awaited<ReturnType<typeof opendir>>;
+  let handle: Awaited<ReturnType<DirCalls["opendir"]>>;
   try {
-    handle = await opendir(dir.path);
+    handle = await dir.scope.calls.opendir(dir.path);
   } catch (error) {
     if (isMissing(error)) return false;
     throw error;
@@ -157,17 +162,19 @@ async function holdsAnyKey(dir: WalkDir, signal: AbortSignal | undefined): Promi
 
 /**
  * One level of `dir`: the keys directly in it and the sub-directories that hold at least
- * one key (directories left empty by deletes are not reported), both sorted.
+ * one key (directories left empty by deletes are not reported), both sorted. With
+ * `uncheckedPrefixes` every sub-directory is reported without opening it.
  */
 export async function listOneLevel(
   dir: WalkDir,
   signal: AbortSignal | undefined,
+  uncheckedPrefixes = false,
 ): Promise<{ keys: string[]; prefixes: string[] }> {
   throwIfAborted(signal);
   const keys: string[] = [];
   const candidates: WalkDir[] = [];
   const candidateNames: string[] = [];
-  for (const entry of await sortedEntries(dir.path)) {
+  for (const entry of await sortedEntries(dir)) {
     const fullPath = nodePath.join(dir.path, entry.name);
     const kind = await entryKind(dir, entry, fullPath);
     if (kind === "key") {
@@ -180,6 +187,7 @@ export async function listOneLevel(
       }
     }
   }
+  if (uncheckedPrefixes) return { keys, prefixes: candidateNames };
   const nonEmpty = await mapConcurrent(candidates, PROBE_CONCURRENCY, (child) => holdsAnyKey(child, signal), {
     signal,
   });

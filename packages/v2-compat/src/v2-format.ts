@@ -155,7 +155,8 @@ async function listV2Children(group: FormatGroup, options: FormatWriteOptions): 
   }
   let names: string[];
   try {
-    names = (await store.listDir(prefix, { signal: options.signal })).prefixes.slice().sort();
+    // A member needs a .zarray or a .zgroup, read below: the store need not check for keys.
+    names = (await store.listDir(prefix, { signal: options.signal, uncheckedPrefixes: true })).prefixes.slice().sort();
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not list "${prefix}"`, prefix);
   }
@@ -205,7 +206,7 @@ export async function collectV2Documents(store: Store, path: string, signal?: Ab
     put(ZGROUP, raw.zgroup);
     put(ZATTRS, raw.zattrs);
     if (!isListable(store)) throw new ZarrError("UNSUPPORTED", "Consolidating metadata needs a store that can list keys");
-    const names = (await store.listDir(prefixOf(nodePath), { signal })).prefixes.slice().sort();
+    const names = (await store.listDir(prefixOf(nodePath), { signal, uncheckedPrefixes: true })).prefixes.slice().sort();
     const children = await mapConcurrent(names, LIST_CONCURRENCY, (n) => readRaw(store, join(nodePath, n), false, signal), { signal });
     for (let i = 0; i < names.length; i++) await visit(join(nodePath, names[i]), children[i]);
   };

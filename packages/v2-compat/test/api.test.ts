@@ -19,7 +19,7 @@ import {
 } from "@zarr/core";
 import { type CodecEntry, type JsonValue, parseJson, ZarrError } from "@zarr/spec";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createArrayV2,
   createGroupV2,
@@ -262,5 +262,16 @@ describe("opening", () => {
     })));
     expect((await open(store, "a", { registry })).zarrFormat).toBe(3);
     await expect(open(store, "nothing", { registry })).rejects.toMatchObject({ code: "NODE_NOT_FOUND" });
+  });
+
+  it("lists a group's members without asking the store to check child prefixes (each member's documents are read anyway)", async () => {
+    const registry = fullRegistry();
+    const store = new MemoryStore();
+    await createGroupV2(store, "", { registry });
+    await createArrayV2(store, "a", { shape: [1], dtype: "<i4", registry });
+    await store.set("stray/0", new Uint8Array(1)); // keys, but neither .zarray nor .zgroup: no member
+    const listings = vi.spyOn(store, "listDir");
+    expect((await children(await openGroup(store, "", { registry }))).map((n) => n.path)).toEqual(["a"]);
+    expect(listings.mock.calls).toEqual([["", expect.objectContaining({ uncheckedPrefixes: true })]]);
   });
 });
