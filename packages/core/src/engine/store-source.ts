@@ -49,9 +49,9 @@ export function storeSource(store: Store, key: string, signal: AbortSignal | und
     };
   }
   if (getVersioned !== undefined) {
-    source.getVersioned = async (range, ifVersion, rangeSignal) => {
+    source.getVersioned = async (range, ifVersion, rangeSignal, spare) => {
       try {
-        return await getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion });
+        return await getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion, spare });
       } catch (error) {
         throw readFailed(error, key); // keeps STORE_CHANGED: it is a ZarrError already
       }
