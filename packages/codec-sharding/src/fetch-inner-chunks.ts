@@ -15,6 +15,7 @@ import type { ByteSource, CodecCallContext } from "@zarr/spec";
 import { forEachBounded } from "./bounded.js";
 import { corruptShard, ShardVanished } from "./errors.js";
 import type { ResolvedShardingOptions } from "./options.js";
+import { giveReadBuffer, takeReadBuffer } from "./read-buffers.js";
 import type { ShardFormat, ShardIndex } from "./shard-format.js";
 
 /** How far into a shard (index at the end) inner chunks are known not to overlap the index. */
@@ -37,7 +38,8 @@ interface Group<T> {
 /**
  * Calls `onChunk(item, bytes)` for every item (each naming a non-empty inner chunk by
  * its `linear` index), with at most `fetchConcurrency` reads and `codecConcurrency`
- * callbacks per read in flight. `bytes` may be a view of a store's memory: read only.
+ * callbacks per read in flight. `bytes` may be a view of a store's memory or of a reused
+ * read buffer: read only, and only until the callback's promise settles.
  */
 export async function fetchInnerChunks<T extends { linear: number }>(
   format: ShardFormat,
@@ -80,29 +82,41 @@ export async function fetchInnerChunks<T extends { linear: number }>(
     async (g) => {
       const extra = g === extended ? extendedEnd - g.end + format.indexBytes : 0;
       const want = g.end - g.start + extra;
-      const bytes = await source.get({ offset: g.start, length: want }, ctx.signal);
-      if (bytes === undefined) throw new ShardVanished(ctx.key);
-      if (bytes.length < want) {
-        // A short read: the shard ends at g.start + bytes.length, so some entry
-        // (a member, or the one the extension reached for) does not fit.
-        const length = g.start + bytes.length;
-        for (const m of g.members) {
-          const offset = e[2 * m.linear];
-          format.checkEntry(m.linear, offset, offset + e[2 * m.linear + 1], length, ctx.key);
+      const range = { offset: g.start, length: want };
+      // Versioned reads (a shard's inner chunks are read pinned to its index's version, see
+      // read.ts) can land in a reused buffer: fresh megabytes per read cost page faults and GC.
+      const spare = source.getVersioned !== undefined ? takeReadBuffer(want) : undefined;
+      try {
+        const bytes =
+          spare === undefined
+            ? await source.get(range, ctx.signal)
+            : (await source.getVersioned?.(range, undefined, ctx.signal, spare))?.bytes;
+        if (bytes === undefined) throw new ShardVanished(ctx.key);
+        if (bytes.length < want) {
+          // A short read: the shard ends at g.start + bytes.length, so some entry
+          // (a member, or the one the extension reached for) does not fit.
+          const length = g.start + bytes.length;
+          for (const m of g.members) {
+            const offset = e[2 * m.linear];
+            format.checkEntry(m.linear, offset, offset + e[2 * m.linear + 1], length, ctx.key);
+          }
+          format.checkLength(index, length, ctx.key);
+          throw corruptShard(ctx.key, `a read of bytes ${g.start}–${g.start + want} returned only ${bytes.length} bytes`);
         }
-        format.checkLength(index, length, ctx.key);
-        throw corruptShard(ctx.key, `a read of bytes ${g.start}–${g.start + want} returned only ${bytes.length} bytes`);
+        if (g === extended && extendedEnd > from.end.verifiedEnd) from.end.verifiedEnd = extendedEnd;
+        await forEachBounded(
+          g.members,
+          options.codecConcurrency,
+          (m) => {
+            const offset = e[2 * m.linear] - g.start;
+            return onChunk(m, bytes.subarray(offset, offset + e[2 * m.linear + 1]));
+          },
+          ctx.signal,
+        );
+      } finally {
+        // Every member's callback has settled (or the read failed): nothing holds the buffer.
+        if (spare !== undefined) giveReadBuffer(spare);
       }
-      if (g === extended && extendedEnd > from.end.verifiedEnd) from.end.verifiedEnd = extendedEnd;
-      await forEachBounded(
-        g.members,
-        options.codecConcurrency,
-        (m) => {
-          const offset = e[2 * m.linear] - g.start;
-          return onChunk(m, bytes.subarray(offset, offset + e[2 * m.linear + 1]));
-        },
-        ctx.signal,
-      );
     },
     ctx.signal,
   );

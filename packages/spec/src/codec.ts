@@ -109,8 +109,14 @@ export interface ByteSource {
   /**
    * Versioned read (see `ReadableStore.getVersioned`); present when the store can. With
    * `ifVersion`, rejects with `STORE_CHANGED` when the value is no longer that version.
+   * With `spare`, the bytes may land in it (see `VersionedReadOptions.spare`).
    */
-  getVersioned?(range: ByteRange | undefined, ifVersion: string | undefined, signal?: AbortSignal): Promise<VersionedBytes | undefined>;
+  getVersioned?(
+    range: ByteRange | undefined,
+    ifVersion: string | undefined,
+    signal?: AbortSignal,
+    spare?: Uint8Array,
+  ): Promise<VersionedBytes | undefined>;
 }
 
 /** Array → bytes: serialises an array. Exactly one per codec chain. */

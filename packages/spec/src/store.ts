@@ -76,6 +76,13 @@ export interface ReadableStore {
 export interface VersionedReadOptions extends StoreRequestOptions {
   /** Read only from this version (from an earlier `getVersioned`); otherwise reject with `STORE_CHANGED`. */
   ifVersion?: string;
+  /**
+   * Read into the start of this buffer when the bytes fit (the result is then a view of
+   * it), like `getInto`: a reader of many ranges reuses one buffer instead of faulting in
+   * fresh memory for each. The caller owns `spare` until it has consumed the result; a
+   * store may ignore it (and one that keeps the bytes it returns must).
+   */
+  spare?: Uint8Array;
 }
 
 /** What `ReadableStore.getVersioned` resolves: bytes and the version of the value they were read from. */

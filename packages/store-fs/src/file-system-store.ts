@@ -233,7 +233,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
     throwIfAborted(signal);
     const path = keyToPath(this.root, key);
     try {
-      return await readFileVersioned(path, key, range, options?.ifVersion, signal);
+      return await readFileVersioned(path, key, range, options?.ifVersion, signal, options?.spare);
     } catch (error) {
       throw this.#failed(error, `Failed to read key ${JSON.stringify(key)}`, key);
     }

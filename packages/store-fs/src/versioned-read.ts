@@ -33,6 +33,7 @@ export function fileVersion(stats: fs.BigIntStats): string {
  * HTTP range) with the file's version. With `ifVersion`, a file of another version rejects
  * with `STORE_CHANGED` before any byte is read; a file that changes during the read
  * rejects with `STORE_CHANGED` too. Resolves `undefined` when there is no regular file.
+ * The bytes land in the start of `spare` when they fit (a view of it is resolved).
  */
 export async function readFileVersioned(
   path: string,
@@ -40,6 +41,7 @@ export async function readFileVersioned(
   range: ByteRange | undefined,
   ifVersion: string | undefined,
   signal?: AbortSignal,
+  spare?: Uint8Array,
 ): Promise<VersionedBytes | undefined> {
   // Validate before touching the file: bad numbers are the caller's error, not a missing key.
   if (range !== undefined) resolveByteRange(range, Number.MAX_SAFE_INTEGER);
@@ -58,7 +60,8 @@ export async function readFileVersioned(
     throwIfAborted(signal);
     const size = Number(before.size);
     const [start, end] = range === undefined ? [0, size] : resolveByteRange(range, size);
-    const buffer = allocExact(end - start);
+    // Into the caller's spare when it fits: no fresh pages to fault in for every range.
+    const buffer = spare !== undefined && spare.length >= end - start ? spare.subarray(0, end - start) : allocExact(end - start);
     const got = end === start ? 0 : await readFully(fd, buffer, start);
     const after = fileVersion(fstatExact(fd));
     if (after !== version || got !== buffer.length) throw storeChanged(key, version, after);

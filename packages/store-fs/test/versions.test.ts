@@ -63,3 +63,29 @@ describe("getVersioned", () => {
     await rejectsWith(store.getVersioned("../x", undefined), "KEY_INVALID");
   });
 });
+
+describe("getVersioned into a spare buffer", () => {
+  it("reads a range into the start of the spare when it fits, the exact size included", async () => {
+    const value = pattern(1000);
+    const store = await storeWith("c/0", value);
+    const spare = new Uint8Array(100).fill(255);
+    const got = await store.getVersioned("c/0", { offset: 200, length: 99 }, { spare });
+    expect(got?.bytes.buffer).toBe(spare.buffer);
+    expect(got?.bytes.byteOffset).toBe(0);
+    expect(got?.bytes).toEqual(value.slice(200, 299));
+    expect(spare[99]).toBe(255); // nothing past the range is written
+    const exact = await store.getVersioned("c/0", { offset: 0, length: 100 }, { spare });
+    expect(exact?.bytes.buffer).toBe(spare.buffer);
+    expect(exact?.bytes).toEqual(value.slice(0, 100));
+  });
+
+  it("reads into an array of its own when the spare is one byte too small", async () => {
+    const value = pattern(1000);
+    const store = await storeWith("c/0", value);
+    const spare = new Uint8Array(100);
+    const got = await store.getVersioned("c/0", { offset: 500, length: 101 }, { spare });
+    expect(got?.bytes.buffer).not.toBe(spare.buffer);
+    expect(got?.bytes).toEqual(value.slice(500, 601));
+    expect(spare).toEqual(new Uint8Array(100));
+  });
+});

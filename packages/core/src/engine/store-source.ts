@@ -12,50 +12,40 @@ export function readFailed(error: unknown, key: string): Error {
 
 /** The value at `key` of `store`, read lazily. */
 export function storeSource(store: Store, key: string, signal: AbortSignal | undefined): ByteSource {
+  // Every read fails as STORE_FAILED naming the key (a ZarrError, e.g. STORE_CHANGED, passes through).
+  const guarded = async <T>(read: () => Promise<T>): Promise<T> => {
+    try {
+      return await read();
+    } catch (error) {
+      throw readFailed(error, key);
+    }
+  };
   const source: ByteSource = {
     rangesAreCheap: supportsRanges(store),
-    async get(range, rangeSignal) {
-      const s = rangeSignal ?? signal;
-      try {
-        if (range === undefined) return await store.get(key, { signal: s });
-        if (store.getRange) return await store.getRange(key, range, { signal: s });
+    get: (range, rangeSignal) =>
+      guarded(async () => {
+        const options = { signal: rangeSignal ?? signal };
+        if (range === undefined) return store.get(key, options);
+        if (store.getRange) return store.getRange(key, range, options);
         // No range support: slice the whole value.
-        const whole = await store.get(key, { signal: s });
+        const whole = await store.get(key, options);
         if (whole === undefined) return undefined;
         if ("suffixLength" in range) return whole.subarray(Math.max(0, whole.length - range.suffixLength));
         return whole.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
-      } catch (error) {
-        throw readFailed(error, key);
-      }
-    },
+      }),
   };
   const { readInto, getInto, getVersioned } = store;
   if (readInto !== undefined) {
-    source.readInto = async (ranges: readonly ReadIntoRange[], rangeSignal?: AbortSignal) => {
-      try {
-        return await readInto.call(store, key, ranges, { signal: rangeSignal ?? signal });
-      } catch (error) {
-        throw readFailed(error, key);
-      }
-    };
+    source.readInto = (ranges: readonly ReadIntoRange[], rangeSignal?: AbortSignal) =>
+      guarded(() => readInto.call(store, key, ranges, { signal: rangeSignal ?? signal }));
   }
   if (getInto !== undefined) {
-    source.getInto = async (spare: Uint8Array, rangeSignal?: AbortSignal) => {
-      try {
-        return await getInto.call(store, key, spare, { signal: rangeSignal ?? signal });
-      } catch (error) {
-        throw readFailed(error, key);
-      }
-    };
+    source.getInto = (spare: Uint8Array, rangeSignal?: AbortSignal) =>
+      guarded(() => getInto.call(store, key, spare, { signal: rangeSignal ?? signal }));
   }
   if (getVersioned !== undefined) {
-    source.getVersioned = async (range, ifVersion, rangeSignal) => {
-      try {
-        return await getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion });
-      } catch (error) {
-        throw readFailed(error, key); // keeps STORE_CHANGED: it is a ZarrError already
-      }
-    };
+    source.getVersioned = (range, ifVersion, rangeSignal, spare) =>
+      guarded(() => getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion, spare }));
   }
   return source;
 }
