@@ -11,9 +11,15 @@ import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
 import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
-import { type ChunkRead, skippingUnlisted } from "./stored-keys.js";
+import type { ChunkRead } from "./stored-keys.js";
 
 export type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
+
+/**
+ * Reads touching fewer chunks ask for each: listing the stored ones (stored-keys.ts) would
+ * cost about as much as it saves.
+ */
+export const LISTING_MIN_TASKS = 8192;
 
 /** What the executor of one operation may use. */
 export interface ExecutorOptions {
@@ -76,7 +82,19 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     }
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
-  const skipping = (read: ChunkRead): ChunkRead => skippingUnlisted(array, read, options.readTasks ?? 0, signal);
+  const tasks = options.readTasks ?? 0;
+  const skipping = (read: ChunkRead): ChunkRead => {
+    if (store.listStoredKeys === undefined || tasks < LISTING_MIN_TASKS) return read;
+    // Loaded with the first read of very many chunks: plain reads never load it (bundle size).
+    // Once loaded, it is called directly, so chunks it knows to be missing settle synchronously.
+    let skip: ChunkRead | undefined;
+    let loading: Promise<ChunkRead> | undefined;
+    return (task) => {
+      if (skip !== undefined) return skip(task);
+      loading ??= import("./stored-keys.js").then(async (m) => (skip = await m.skippingUnlisted(array, read, tasks, signal)));
+      return loading.then((s) => s(task));
+    };
+  };
   if (pool === undefined) return { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
   // The pool's half loads with the first task (apps that never pass `workers` never load it).
   let runners: Promise<Pick<Executor, "read" | "encode">> | undefined;
