@@ -28,54 +28,36 @@ export function rangeProjections(sel: RangeSelection, part: DimensionPartition, 
     return { length: all.length, at: (i) => all[i] };
   }
   checkRange(sel, length);
-  return new RangeProjections({ start: sel.start, step: sel.step, count: sel.count }, part, length);
-}
-
-/** Chunks of a uniform size, or a step of ±1: the chunks touched follow by arithmetic. */
-class RangeProjections implements DimProjections {
-  readonly length: number;
-  /** The chunk index of the first position. */
-  readonly #firstChunk: number;
-  /** The last projection asked for, and its place in the sequence (the plan asks for each several times). */
-  #index = -1;
-  #current: RangeChunkProjection | undefined;
-
-  constructor(
-    private readonly sel: RangeSelection,
-    private readonly part: DimensionPartition,
-    /** The array's (or shard's) length along the dimension. */
-    private readonly extent: number,
-  ) {
-    const { start, step, count } = sel;
-    this.#firstChunk = count === 0 ? 0 : part.chunkOf(start);
-    // A step of a chunk or more puts each position in a chunk of its own; a shorter one
-    // visits every chunk between the first position's and the last one's.
-    this.length = count === 0 ? 0 : this.#apart() ? count : Math.abs(part.chunkOf(start + (count - 1) * step) - this.#firstChunk) + 1;
-  }
-
-  /** Each position lies in a chunk of its own (|step| at least the uniform chunk size). */
-  #apart(): boolean {
-    return Math.abs(this.sel.step) >= (this.part.uniformSize ?? Number.POSITIVE_INFINITY);
-  }
-
-  at(i: number): RangeChunkProjection | undefined {
-    if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
-    if (i !== this.#index) {
-      this.#current = chunkRunAt(this.sel, this.part, this.extent, this.#firstPosition(i));
-      this.#index = i;
-    }
-    return this.#current;
-  }
-
+  // Chunks of a uniform size, or a step of ±1: the chunks touched follow by arithmetic.
+  // (A closure, not a class: its names minify, bundle size.)
+  const { start, step, count } = sel;
+  const range: RangeSelection = { start, step, count };
+  // Each position lies in a chunk of its own: |step| is at least the uniform chunk size.
+  const apart = Math.abs(step) >= (part.uniformSize ?? Number.POSITIVE_INFINITY);
+  const firstChunk = count === 0 ? 0 : part.chunkOf(start);
+  // A shorter step visits every chunk between the first position's and the last one's.
+  const n = count === 0 ? 0 : apart ? count : Math.abs(part.chunkOf(start + (count - 1) * step) - firstChunk) + 1;
   /** The position in the range (`k`, 0-based) of the first one in the `i`-th chunk touched. */
-  #firstPosition(i: number): number {
-    if (this.#apart()) return i;
-    const { start, step } = this.sel;
+  const firstPosition = (i: number): number => {
+    if (apart) return i;
     // The chunks touched are consecutive: the i-th is i chunks on from the first, in the step's direction.
-    const c = this.#firstChunk + (step > 0 ? i : -i);
-    const low = this.part.start(c);
+    const c = firstChunk + (step > 0 ? i : -i);
+    const low = part.start(c);
     // First position at or past the chunk's edge the range enters it from.
-    const distance = step > 0 ? low - start : start - (low + this.part.size(c) - 1);
-    return Math.max(0, Math.ceil(distance / Math.abs(step)));
-  }
+    return Math.max(0, Math.ceil((step > 0 ? low - start : start - (low + part.size(c) - 1)) / Math.abs(step)));
+  };
+  // The last projection asked for, and its place: the plan asks for each several times.
+  let index = -1;
+  let current: RangeChunkProjection | undefined;
+  return {
+    length: n,
+    at(i) {
+      if (!Number.isInteger(i) || i < 0 || i >= n) return undefined;
+      if (i !== index) {
+        current = chunkRunAt(range, part, length, firstPosition(i));
+        index = i;
+      }
+      return current;
+    },
+  };
 }
