@@ -12,7 +12,6 @@ import {
   type Codec,
   type CodecBuildContext,
   type CodecCallContext,
-  type CodecEntry,
   type CodecPipeline,
   copyRegion,
   DEFAULT_MAX_CHUNK_BYTES,
@@ -60,7 +59,7 @@ export async function buildPipeline(
       if (def.must_understand === false && error instanceof ZarrError && error.code === "CODEC_UNKNOWN") continue;
       throw error;
     }
-    offload.addEntry(entry);
+    offload.add([entry.worker], entry.lightweight !== true);
     const stage = entry.codecKind;
     // Misplaced codecs are rare: their messages load only when one is found (bundle size).
     if (arrayToBytes === undefined ? stage === "bytes_to_bytes" : stage !== "bytes_to_bytes") {
@@ -72,7 +71,7 @@ export async function buildPipeline(
       path,
       buildPipeline: async (inner, innerSpec, innerPath) => {
         const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath, maxChunkBytes, maxDecodeRatio });
-        offload.addPipeline(nested);
+        offload.add(nested.workerModules, nested.worthOffloading);
         return nested;
       },
       resolveDataType: async (name, configuration = {}) => {
@@ -99,27 +98,18 @@ export async function buildPipeline(
 
 /** What the entries of a chain (nested chains included) declare about worker threads. */
 class OffloadInfo {
+  /** The worker modules, each once (by module and export); undefined once one entry has none. */
   modules: ModuleExport[] | undefined = [];
   worth = false;
 
-  addEntry(entry: CodecEntry): void {
-    if (entry.worker === undefined) this.modules = undefined;
-    else if (this.modules !== undefined && !this.modules.some((m) => sameExport(m, entry.worker as ModuleExport))) {
-      this.modules.push(entry.worker);
+  /** Adds what one entry (`[entry.worker]`, lightweight or not) or one nested chain declares. */
+  add(modules: readonly (ModuleExport | undefined)[] | undefined, worth: boolean): void {
+    for (const m of modules ?? [undefined]) {
+      if (m === undefined) this.modules = undefined;
+      else if (!this.modules?.some((k) => k.moduleUrl === m.moduleUrl && k.exportName === m.exportName)) this.modules?.push(m);
     }
-    if (entry.lightweight !== true) this.worth = true;
+    if (worth) this.worth = true;
   }
-
-  addPipeline(pipeline: CodecPipeline): void {
-    const nested = pipeline.workerModules;
-    if (nested === undefined) this.modules = undefined;
-    else for (const m of nested) if (this.modules !== undefined && !this.modules.some((k) => sameExport(k, m))) this.modules.push(m);
-    if (pipeline.worthOffloading) this.worth = true;
-  }
-}
-
-function sameExport(a: ModuleExport, b: ModuleExport): boolean {
-  return a.moduleUrl === b.moduleUrl && a.exportName === b.exportName;
 }
 
 /** Size of the input buffer a whole-value read starts with (larger values get their own, kept for the next). */
