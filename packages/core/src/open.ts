@@ -12,7 +12,7 @@ import {
 import { sameDataTypeName } from "./data-type-map.js";
 import { readFailed } from "./engine/store-source.js";
 import { readFormatEntry } from "./formats.js";
-import { hasKeysUnder, IMPLICIT_GROUP } from "./implicit-group.js";
+import { IMPLICIT_GROUP } from "./implicit-group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
@@ -67,7 +67,7 @@ async function nodeFromMetadata(
 }
 
 // Re-exported for the modules that list nodes (listing.ts).
-export { hasKeysUnder, IMPLICIT_GROUP };
+export { IMPLICIT_GROUP };
 
 /**
  * Opens the node at `path` (default: the root) of a store, or relative to a group. A
@@ -211,7 +211,7 @@ export async function exists(store: Store, path = "", options: { signal?: AbortS
   } catch (error) {
     throw readFailed(error, key);
   }
-  return hasKeysUnder(store, nodePrefix(p), options.signal);
+  return (await import("./keys-under.js")).hasKeysUnder(store, nodePrefix(p), options.signal);
 }
 
 /** The node a listed (or opened) entry describes; arrays are resolved. */

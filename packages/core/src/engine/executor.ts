@@ -5,7 +5,7 @@
  * chunk and decoding it into the caller's result, is the same code in both places
  * (`readChunk`, and `worker-task.ts` around it).
  */
-import type { CodecCallContext, DataType, TypedArray, WorkerPool } from "@zarr/spec";
+import type { CodecCallContext, WorkerPool } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
 import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
@@ -107,21 +107,6 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     read: skipping(async (task) => (await pooled()).read(task)),
     encode: async (task) => (await pooled()).encode(task),
   };
-}
-
-/** A typed-array class, as `memoryStorage` gives it. */
-export interface TypedArrayConstructor {
-  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArray;
-  BYTES_PER_ELEMENT: number;
-}
-
-/**
- * The typed-array class of `dataType`'s storage when its elements are plain memory (so a
- * view over any buffer, shared or reused, can hold them); undefined for strings, objects.
- */
-export function memoryStorage(dataType: DataType): TypedArrayConstructor | undefined {
-  const empty = dataType.allocate(0);
-  return dataType.bytesAreMemory === true && ArrayBuffer.isView(empty) ? (empty.constructor as unknown as TypedArrayConstructor) : undefined;
 }
 
 /** The pool, when chunks of `array` can and should be decoded in it. */
