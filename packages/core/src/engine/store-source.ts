@@ -3,7 +3,7 @@
  * ranges, by scatter reads straight into a result, into a reused buffer, or by versioned
  * reads (so a shard's index and inner chunks come from one version), whatever the store can do. Failures become `STORE_FAILED` errors naming the key.
  */
-import { asZarrError, type ByteSource, type ReadIntoRange, type Store, supportsRanges } from "@zarr/spec";
+import { asZarrError, type ByteRange, type ByteSource, type ReadIntoRange, type Store, supportsRanges } from "@zarr/spec";
 
 /** A store's failure to read `key` as `STORE_FAILED` naming the key (a ZarrError passes through). */
 export function readFailed(error: unknown, key: string): Error {
@@ -12,50 +12,42 @@ export function readFailed(error: unknown, key: string): Error {
 
 /** The value at `key` of `store`, read lazily. */
 export function storeSource(store: Store, key: string, signal: AbortSignal | undefined): ByteSource {
-  const source: ByteSource = {
-    rangesAreCheap: supportsRanges(store),
-    async get(range, rangeSignal) {
-      const s = rangeSignal ?? signal;
+  // Every read's failure becomes the key's STORE_FAILED (a ZarrError, such as STORE_CHANGED, passes through).
+  const guarded =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
       try {
-        if (range === undefined) return await store.get(key, { signal: s });
-        if (store.getRange) return await store.getRange(key, range, { signal: s });
-        // No range support: slice the whole value.
-        const whole = await store.get(key, { signal: s });
-        if (whole === undefined) return undefined;
-        if ("suffixLength" in range) return whole.subarray(Math.max(0, whole.length - range.suffixLength));
-        return whole.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
+        return await read(...args);
       } catch (error) {
         throw readFailed(error, key);
       }
-    },
+    };
+  const source: ByteSource = {
+    rangesAreCheap: supportsRanges(store),
+    get: guarded(async (range, rangeSignal) => {
+      const s = rangeSignal ?? signal;
+      if (range === undefined) return store.get(key, { signal: s });
+      if (store.getRange) return store.getRange(key, range, { signal: s });
+      // No range support: slice the whole value.
+      const whole = await store.get(key, { signal: s });
+      if (whole === undefined) return undefined;
+      if ("suffixLength" in range) return whole.subarray(Math.max(0, whole.length - range.suffixLength));
+      return whole.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
+    }),
   };
   const { readInto, getInto, getVersioned } = store;
   if (readInto !== undefined) {
-    source.readInto = async (ranges: readonly ReadIntoRange[], rangeSignal?: AbortSignal) => {
-      try {
-        return await readInto.call(store, key, ranges, { signal: rangeSignal ?? signal });
-      } catch (error) {
-        throw readFailed(error, key);
-      }
-    };
+    source.readInto = guarded((ranges: readonly ReadIntoRange[], rangeSignal?: AbortSignal) =>
+      readInto.call(store, key, ranges, { signal: rangeSignal ?? signal }),
+    );
   }
   if (getInto !== undefined) {
-    source.getInto = async (spare: Uint8Array, rangeSignal?: AbortSignal) => {
-      try {
-        return await getInto.call(store, key, spare, { signal: rangeSignal ?? signal });
-      } catch (error) {
-        throw readFailed(error, key);
-      }
-    };
+    source.getInto = guarded((spare: Uint8Array, rangeSignal?: AbortSignal) => getInto.call(store, key, spare, { signal: rangeSignal ?? signal }));
   }
   if (getVersioned !== undefined) {
-    source.getVersioned = async (range, ifVersion, rangeSignal) => {
-      try {
-        return await getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion });
-      } catch (error) {
-        throw readFailed(error, key); // keeps STORE_CHANGED: it is a ZarrError already
-      }
-    };
+    source.getVersioned = guarded((range: ByteRange | undefined, ifVersion: string | undefined, rangeSignal?: AbortSignal) =>
+      getVersioned.call(store, key, range, { signal: rangeSignal ?? signal, ifVersion }),
+    );
   }
   return source;
 }
