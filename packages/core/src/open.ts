@@ -11,7 +11,6 @@ import {
 } from "@zarr/spec";
 import { sameDataTypeName } from "./data-type-map.js";
 import { readFailed } from "./engine/store-source.js";
-import { readFormatEntry } from "./formats.js";
 import { IMPLICIT_GROUP } from "./implicit-group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
@@ -130,7 +129,8 @@ export async function openEntry(
     invalid = error;
   }
   if (metadata !== undefined) return { path: p, name, kind: metadata.node_type, metadata, implicit: false };
-  const entry = await readFormatEntry(store, p, registry, options.signal);
+  // Other formats are asked only about paths without a valid zarr.json (loaded then: bundle size).
+  const entry = await (await import("./formats.js")).readFormatEntry(store, p, registry, options.signal);
   if (entry !== undefined) return entry;
   if (invalid !== undefined) throw invalid;
   // Only on the way to "not found" (loaded then: the common paths never need it).
