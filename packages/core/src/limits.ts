@@ -7,6 +7,13 @@
  */
 import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize } from "@zarr/spec";
 import type { ElementMemory } from "./limit-errors.js";
+import type { MemoryLimits } from "./limit-options.js";
+
+/**
+ * Loads limit-errors.ts, for a bound exceeded. One import site for the module's callers
+ * here and in pipeline.ts, so its chunk's name ships once (bundle size).
+ */
+export const limitErrors = () => import("./limit-errors.js");
 
 /** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
 export const SLOT_BYTES = 8;
@@ -40,20 +47,14 @@ export const DEFAULT_MAX_DECODE_RATIO = 1000;
  */
 export const DECODE_RATIO_FLOOR = 64 * 1024 * 1024;
 
-/** The memory bounds of an array. */
-export interface MemoryLimits {
-  maxChunkBytes: number;
-  maxDecodeRatio: number;
-}
-
 /**
  * The memory bounds `options` give an array, checked (limit-options.ts, loaded only when an
  * option is given: most apps never give one), or the defaults.
  */
 export async function memoryLimits(options: Partial<MemoryLimits>): Promise<MemoryLimits> {
-  return options.maxChunkBytes === undefined && options.maxDecodeRatio === undefined
-    ? { maxChunkBytes: DEFAULT_MAX_CHUNK_BYTES, maxDecodeRatio: DEFAULT_MAX_DECODE_RATIO }
-    : (await import("./limit-options.js")).checkedLimits(options);
+  const { maxChunkBytes = DEFAULT_MAX_CHUNK_BYTES, maxDecodeRatio = DEFAULT_MAX_DECODE_RATIO } = options;
+  const limits = { maxChunkBytes, maxDecodeRatio };
+  return options.maxChunkBytes === undefined && options.maxDecodeRatio === undefined ? limits : (await import("./limit-options.js")).checkedLimits(limits);
 }
 
 /**
@@ -70,7 +71,7 @@ export function ratioBound(stored: number, maxDecodeRatio: number): number {
  */
 export async function checkElementFits(dataType: DataType, maxChunkBytes: number, key: string): Promise<void> {
   const bytes = elementMemoryBytes(dataType);
-  if (bytes > maxChunkBytes) throw (await import("./limit-errors.js")).elementTooLarge(dataType, bytes, maxChunkBytes, key);
+  if (bytes > maxChunkBytes) throw (await limitErrors()).elementTooLarge(dataType, bytes, maxChunkBytes, key);
 }
 
 /**
@@ -79,5 +80,5 @@ export async function checkElementFits(dataType: DataType, maxChunkBytes: number
  */
 export async function checkChunkFits(spec: ChunkSpec, key: string, maxChunkBytes: number): Promise<void> {
   const bytes = chunkMemoryBytes(spec);
-  if (bytes > maxChunkBytes) throw (await import("./limit-errors.js")).chunkTooLarge(spec, bytes, maxChunkBytes, key);
+  if (bytes > maxChunkBytes) throw (await limitErrors()).chunkTooLarge(spec, bytes, maxChunkBytes, key);
 }

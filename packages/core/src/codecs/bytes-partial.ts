@@ -5,7 +5,7 @@
  * size: arrays of compressed chunks never need it).
  */
 import { type ByteSource, type ChunkSpec, type CodecCallContext, type DecodeTarget, shapeSize } from "@zarr/spec";
-import { wrongSize } from "./bytes.js";
+import { wrongSize } from "./bytes-size.js";
 import { scatterRanges } from "./scatter-ranges.js";
 
 /**

@@ -17,9 +17,9 @@ import {
   type JsonObject,
   shapeSize,
   workerModuleUrl,
-  ZarrError,
 } from "@zarr/spec";
 import { MACHINE_LITTLE_ENDIAN } from "../data-types/machine-endian.js";
+import { wrongSize } from "./bytes-size.js";
 
 /** The partial reads of bytes-partial.ts, loaded with the first one, then kept. */
 let partial: typeof import("./bytes-partial.js") | undefined;
@@ -28,14 +28,6 @@ function expectedSize(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
 }
 
-/** The error of a stored value whose size is not the chunk's. */
-export function wrongSize(key: string, got: number, spec: ChunkSpec, want: number): ZarrError {
-  return new ZarrError(
-    "CODEC_FAILED",
-    `Chunk "${key}" has ${got} bytes, but ${JSON.stringify(spec.shape)} elements of ${spec.dataType.name} take ${want}`,
-    { key },
-  );
-}
 
 /** The `bytes` codec entry. */
 export const bytesCodec: CodecEntry = {
