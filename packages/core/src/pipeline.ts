@@ -26,9 +26,18 @@ import {
 } from "@zarr/spec";
 import { withDocumentKey } from "./document-key.js";
 import { giveScratch, takeScratch } from "./engine/scratch.js";
-import { DEFAULT_MAX_DECODE_RATIO, ratioBound } from "./limits.js";
+import { DEFAULT_MAX_DECODE_RATIO, limitErrors, ratioBound } from "./limits.js";
 import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 import type { Registry } from "./registry.js";
+
+// The parts of a chain's work that load on first use, each from one import site, so the
+// name of its chunk ships once (bundle size).
+/** The errors of a malformed chain. */
+const chainErrors = () => import("./pipeline-chain-errors.js");
+/** Encoding: loaded on the first write. */
+const encoding = () => import("./pipeline-encode.js");
+/** Whole-chunk and array→array decoding, and reversing negative steps. */
+const arrayDecoding = () => import("./pipeline-decode-array.js");
 
 /**
  * Resolves `codecs` (as in metadata) through `registry` into a pipeline for chunks of
@@ -63,7 +72,7 @@ export async function buildPipeline(
     const stage = entry.codecKind;
     // Misplaced codecs are rare: their messages load only when one is found (bundle size).
     if (arrayToBytes === undefined ? stage === "bytes_to_bytes" : stage !== "bytes_to_bytes") {
-      const { misplacedCodec } = await import("./pipeline-chain-errors.js");
+      const { misplacedCodec } = await chainErrors();
       throw misplacedCodec(path, def.name, stage, arrayToBytes?.name, options.key);
     }
     const context: CodecBuildContext = {
@@ -85,14 +94,14 @@ export async function buildPipeline(
     } catch (error) {
       throw asZarrError(withDocumentKey(error, options.key), "METADATA_INVALID", `Invalid configuration of codec "${def.name}" at codecs[${i}]`, options.key);
     }
-    if (codec.kind !== stage) throw (await import("./pipeline-chain-errors.js")).wrongCodecKind(def.name, entry, codec.kind);
+    if (codec.kind !== stage) throw (await chainErrors()).wrongCodecKind(def.name, entry, codec.kind);
     if (codec.kind === "array_to_array") {
       arrayToArray.push(codec);
       current = codec.encodedSpec(current);
     } else if (codec.kind === "array_to_bytes") arrayToBytes = codec;
     else bytesToBytes.push(codec);
   }
-  if (arrayToBytes === undefined) throw (await import("./pipeline-chain-errors.js")).noArrayToBytes(basePath, options.key);
+  if (arrayToBytes === undefined) throw (await chainErrors()).noArrayToBytes(basePath, options.key);
   return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload, maxChunkBytes, maxDecodeRatio);
 }
 
@@ -145,13 +154,13 @@ export class Pipeline implements CodecPipeline, Stages {
     // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
       arrayToBytes.encodePartial !== undefined && alone
-        ? async (source, update, spec, ctx) => (await import("./pipeline-encode.js")).encodePartOf(arrayToBytes, source, update, spec, ctx)
+        ? async (source, update, spec, ctx) => (await encoding()).encodePartOf(arrayToBytes, source, update, spec, ctx)
         : undefined;
   }
 
   /** Loaded on the first write: apps that only read never load the encoder. */
   async encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Promise<Uint8Array> {
-    const { encodeChain } = await import("./pipeline-encode.js");
+    const { encodeChain } = await encoding();
     return encodeChain(this, chunk, spec, ctx);
   }
 
@@ -166,7 +175,7 @@ export class Pipeline implements CodecPipeline, Stages {
   async decodeBounds(abSpec: ChunkSpec, key: string): Promise<(number | undefined)[]> {
     const bounds: (number | undefined)[] = [];
     let size = this.arrayToBytes.computeEncodedSize?.(abSpec);
-    if (size !== undefined && size > this.maxChunkBytes) throw (await import("./limit-errors.js")).decodesTooLarge(key, size, this.maxChunkBytes);
+    if (size !== undefined && size > this.maxChunkBytes) throw (await limitErrors()).decodesTooLarge(key, size, this.maxChunkBytes);
     for (const c of this.bytesToBytes) {
       bounds.push(size);
       size = size === undefined ? undefined : c.computeEncodedSize?.(size);
@@ -195,7 +204,7 @@ export class Pipeline implements CodecPipeline, Stages {
       out = scratch !== undefined && c.decodeInto !== undefined ? await c.decodeInto(bytes, scratch, bounded) : await c.decode(bytes, bounded);
     } catch (error) {
       // The ratio bound may be what stopped the codec: say so, and how to lift it.
-      if (byRatio < this.maxChunkBytes) throw (await import("./limit-errors.js")).ratioExceeded(failed(error, c, "decode", ctx), bytes.length, limit, this.maxDecodeRatio);
+      if (byRatio < this.maxChunkBytes) throw (await limitErrors()).ratioExceeded(failed(error, c, "decode", ctx), bytes.length, limit, this.maxDecodeRatio);
       throw failed(error, c, "decode", ctx);
     }
     // Codecs that ignore the bound are caught here, after the fact.
@@ -205,7 +214,7 @@ export class Pipeline implements CodecPipeline, Stages {
 
   /** A whole chunk, decoded (loaded on first use: reads decode into their result with `decodeInto`). */
   async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
-    const { decodeWhole } = await import("./pipeline-decode-array.js");
+    const { decodeWhole } = await arrayDecoding();
     return decodeWhole(this, bytes, spec, ctx);
   }
 
@@ -243,7 +252,7 @@ export class Pipeline implements CodecPipeline, Stages {
         }
         return;
       }
-      const { decodeArray } = await import("./pipeline-decode-array.js");
+      const { decodeArray } = await arrayDecoding();
       const chunk = await decodeArray(this, bytes, specs, ctx);
       copyRegion(chunk, target.src, target.out, target.dst, spec.dataType.width);
     } finally {
@@ -259,7 +268,7 @@ export class Pipeline implements CodecPipeline, Stages {
       try {
         // Negative steps are rare: the code that turns them around loads when one comes.
         const sorted = target.src.some((s) => "step" in s && s.step < 0)
-          ? (await import("./pipeline-decode-array.js")).ascending(target)
+          ? (await arrayDecoding()).ascending(target)
           : target;
         return await ab.decodePartialInto(source, spec, sorted, ctx);
       } catch (error) {
