@@ -4,22 +4,31 @@
  * scatter read; others are read whole and copied. Loaded with the first such chunk (bundle
  * size: arrays of compressed chunks never need it).
  */
-import { type ByteSource, type ChunkSpec, type CodecCallContext, type DecodeTarget, shapeSize } from "@zarr/spec";
-import { wrongSize } from "./bytes-size.js";
+import { type ByteSource, type ChunkSpec, type CodecCallContext, type DecodeTarget, shapeSize, type ZarrError } from "@zarr/spec";
 import { scatterRanges } from "./scatter-ranges.js";
 
 /**
- * The `bytes` codec's `decodePartialInto`: `bytesAreLayout` tells whether the stored bytes
- * are the elements' memory, and `decodeInto` decodes a whole value into `target`.
+ * What the `bytes` codec of one array gives its partial reads (passed in, not imported: this
+ * module shares no code with bytes.ts, so no chunk of shared code loads up front for it).
  */
+export interface BytesReading {
+  /** The stored bytes are the elements' memory: a scatter read may put them in place. */
+  bytesAreLayout: boolean;
+  /** Decodes a whole stored value into `target`. */
+  decodeInto: (bytes: Uint8Array, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) => void;
+  /** The error of a stored value whose size is not the chunk's. */
+  wrongSize: (key: string, got: number, spec: ChunkSpec, want: number) => ZarrError;
+}
+
+/** The `bytes` codec's `decodePartialInto`, with what the codec gives it (`reading`). */
 export async function decodeBytesPartial(
   source: ByteSource,
   chunkSpec: ChunkSpec,
   target: DecodeTarget,
   ctx: CodecCallContext,
-  bytesAreLayout: boolean,
-  decodeInto: (bytes: Uint8Array, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) => void,
+  reading: BytesReading,
 ): Promise<boolean> {
+  const { bytesAreLayout, decodeInto, wrongSize } = reading;
   const itemBytes = chunkSpec.dataType.byteSize ?? 0;
   const direct = bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data);
   const ranges = direct ? scatterRanges(chunkSpec.shape, target.src, target.out, target.dst, itemBytes) : undefined;

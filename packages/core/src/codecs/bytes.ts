@@ -17,9 +17,18 @@ import {
   type JsonObject,
   shapeSize,
   workerModuleUrl,
+  ZarrError,
 } from "@zarr/spec";
 import { MACHINE_LITTLE_ENDIAN } from "../data-types/machine-endian.js";
-import { wrongSize } from "./bytes-size.js";
+
+/** The error of a stored value whose size is not the chunk's. */
+export function wrongSize(key: string, got: number, spec: ChunkSpec, want: number): ZarrError {
+  return new ZarrError(
+    "CODEC_FAILED",
+    `Chunk "${key}" has ${got} bytes, but ${JSON.stringify(spec.shape)} elements of ${spec.dataType.name} take ${want}`,
+    { key },
+  );
+}
 
 /** The partial reads of bytes-partial.ts, loaded with the first one, then kept. */
 let partial: typeof import("./bytes-partial.js") | undefined;
@@ -79,7 +88,7 @@ export const bytesCodec: CodecEntry = {
         // Loaded with the first chunk of a chain of this codec alone: most chains compress,
         // and theirs never call it (bundle size).
         partial ??= await import("./bytes-partial.js");
-        return partial.decodeBytesPartial(source, chunkSpec, target, ctx, bytesAreLayout, decodeInto);
+        return partial.decodeBytesPartial(source, chunkSpec, target, ctx, { bytesAreLayout, decodeInto, wrongSize });
       },
       computeEncodedSize: expectedSize,
       toJSON: () => ({ name: "bytes", configuration: endian === undefined ? ({} as JsonObject) : { endian } }),
