@@ -54,7 +54,10 @@ export const DECODE_RATIO_FLOOR = 64 * 1024 * 1024;
 export async function memoryLimits(options: Partial<MemoryLimits>): Promise<MemoryLimits> {
   const { maxChunkBytes = DEFAULT_MAX_CHUNK_BYTES, maxDecodeRatio = DEFAULT_MAX_DECODE_RATIO } = options;
   const limits = { maxChunkBytes, maxDecodeRatio };
-  return options.maxChunkBytes === undefined && options.maxDecodeRatio === undefined ? limits : (await import("./limit-options.js")).checkedLimits(limits);
+  // The defaults need no check (nor does an option equal to its default).
+  return maxChunkBytes === DEFAULT_MAX_CHUNK_BYTES && maxDecodeRatio === DEFAULT_MAX_DECODE_RATIO
+    ? limits
+    : (await import("./limit-options.js")).checkedLimits(limits);
 }
 
 /**

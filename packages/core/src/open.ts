@@ -44,15 +44,8 @@ async function nodeFromMetadata(
   const registry = options.registry ?? defaultRegistry;
   if (metadata.node_type === "array") {
     // An array whose extensions the registry lacks still opens (and lists): its data fails when used.
-    return resolveArray(store, path, metadata, {
-      registry,
-      writeEmptyChunks: options.writeEmptyChunks,
-      format,
-      chunkCache: options.chunkCache,
-      maxChunkBytes: options.maxChunkBytes,
-      maxDecodeRatio: options.maxDecodeRatio,
-      deferUnreadable: true,
-    });
+    // OpenOptions' array settings (writeEmptyChunks, chunkCache, the memory bounds) pass as they are.
+    return resolveArray(store, path, metadata, { ...options, registry, format, deferUnreadable: true });
   }
   // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
   // consolidated_metadata into nested groups of a consolidated hierarchy.

@@ -139,11 +139,12 @@ export class Pipeline implements CodecPipeline, Stages {
     readonly arrayToArray: readonly ArrayToArrayCodec[],
     readonly arrayToBytes: ArrayToBytesCodec,
     readonly bytesToBytes: readonly BytesToBytesCodec[],
-    offload: { modules: ModuleExport[] | undefined; worth: boolean } = { modules: undefined, worth: false },
+    // Given by `buildPipeline`, the one caller: no defaults (bundle size).
+    offload: { modules: ModuleExport[] | undefined; worth: boolean },
     /** The bound of decoded sizes the chain cannot know from the chunk spec (see `decodeBounds`). */
-    readonly maxChunkBytes: number = DEFAULT_MAX_CHUNK_BYTES,
+    readonly maxChunkBytes: number,
     /** The bound of those sizes relative to the stored size (see `ArrayConfig.maxDecodeRatio`). */
-    readonly maxDecodeRatio: number = DEFAULT_MAX_DECODE_RATIO,
+    readonly maxDecodeRatio: number,
   ) {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
     this.workerModules = offload.modules;

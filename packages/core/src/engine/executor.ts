@@ -83,18 +83,19 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
   const tasks = options.readTasks ?? 0;
-  const skipping = (read: ChunkRead): ChunkRead => {
-    if (store.listStoredKeys === undefined || tasks < LISTING_MIN_TASKS) return read;
-    // Loaded with the first read of very many chunks: plain reads never load it (bundle size).
-    // Once loaded, it is called directly, so chunks it knows to be missing settle synchronously.
-    let skip: ChunkRead | undefined;
-    let loading: Promise<ChunkRead> | undefined;
-    return (task) => {
-      if (skip !== undefined) return skip(task);
-      loading ??= import("./stored-keys.js").then(async (m) => (skip = await m.skippingUnlisted(array, read, tasks, signal)));
-      return loading.then((s) => s(task));
-    };
-  };
+  // stored-keys.ts loads with the first read of very many chunks: plain reads never load it
+  // (bundle size). Once it has listed, it is called directly (it never answers nullish), so
+  // chunks it knows to be missing settle synchronously.
+  let skip: ChunkRead | undefined;
+  let loading: Promise<void> | undefined;
+  const skipping = (read: ChunkRead): ChunkRead =>
+    store.listStoredKeys === undefined || tasks < LISTING_MIN_TASKS
+      ? read
+      : (task) =>
+          skip?.(task) ??
+          (loading ??= import("./stored-keys.js").then(async (m) => {
+            skip = await m.skippingUnlisted(array, read, tasks, signal);
+          })).then(() => (skip as ChunkRead)(task));
   if (pool === undefined) return { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
   // The pool's half loads with the first task (apps that never pass `workers` never load it).
   let runners: Promise<Pick<Executor, "read" | "encode">> | undefined;
