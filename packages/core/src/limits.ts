@@ -5,8 +5,15 @@
  * errors, which only oversized arrays meet, are in limit-errors.ts, loaded when a bound
  * is exceeded (bundle size).
  */
-import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize, ZarrError } from "@zarr/spec";
+import { type ChunkSpec, type DataType, DEFAULT_MAX_CHUNK_BYTES, shapeSize } from "@zarr/spec";
 import type { ElementMemory } from "./limit-errors.js";
+import type { MemoryLimits } from "./limit-options.js";
+
+/**
+ * Loads limit-errors.ts, for a bound exceeded. One import site for the module's callers
+ * here and in pipeline.ts, so its chunk's name ships once (bundle size).
+ */
+export const limitErrors = () => import("./limit-errors.js");
 
 /** Bytes a JavaScript value takes in an array or object slot (a pointer or small integer). */
 export const SLOT_BYTES = 8;
@@ -25,15 +32,6 @@ export function chunkMemoryBytes(spec: ChunkSpec): number {
   return shapeSize(spec.shape) * elementMemoryBytes(spec.dataType);
 }
 
-/** Validates a `maxChunkBytes` option; undefined gives the default. */
-export function checkMaxChunkBytes(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_CHUNK_BYTES;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new ZarrError("INVALID_ARGUMENT", `maxChunkBytes must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
 /**
  * The default `maxDecodeRatio`: a chunk whose decoded size its spec does not fix
  * (variable-length strings and bytes) may decode to at most 1000 times its stored size,
@@ -49,13 +47,17 @@ export const DEFAULT_MAX_DECODE_RATIO = 1000;
  */
 export const DECODE_RATIO_FLOOR = 64 * 1024 * 1024;
 
-/** Validates a `maxDecodeRatio` option (a number ≥ 1; `Infinity` turns the bound off); undefined gives the default. */
-export function checkMaxDecodeRatio(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_DECODE_RATIO;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 1) {
-    throw new ZarrError("INVALID_ARGUMENT", `maxDecodeRatio must be a number of at least 1 (Infinity: no bound), got ${String(value)}`);
-  }
-  return value;
+/**
+ * The memory bounds `options` give an array, checked (limit-options.ts, loaded only when an
+ * option is given: most apps never give one), or the defaults.
+ */
+export async function memoryLimits(options: Partial<MemoryLimits>): Promise<MemoryLimits> {
+  const { maxChunkBytes = DEFAULT_MAX_CHUNK_BYTES, maxDecodeRatio = DEFAULT_MAX_DECODE_RATIO } = options;
+  const limits = { maxChunkBytes, maxDecodeRatio };
+  // The defaults need no check (nor does an option equal to its default).
+  return maxChunkBytes === DEFAULT_MAX_CHUNK_BYTES && maxDecodeRatio === DEFAULT_MAX_DECODE_RATIO
+    ? limits
+    : (await import("./limit-options.js")).checkedLimits(limits);
 }
 
 /**
@@ -72,7 +74,7 @@ export function ratioBound(stored: number, maxDecodeRatio: number): number {
  */
 export async function checkElementFits(dataType: DataType, maxChunkBytes: number, key: string): Promise<void> {
   const bytes = elementMemoryBytes(dataType);
-  if (bytes > maxChunkBytes) throw (await import("./limit-errors.js")).elementTooLarge(dataType, bytes, maxChunkBytes, key);
+  if (bytes > maxChunkBytes) throw (await limitErrors()).elementTooLarge(dataType, bytes, maxChunkBytes, key);
 }
 
 /**
@@ -81,5 +83,5 @@ export async function checkElementFits(dataType: DataType, maxChunkBytes: number
  */
 export async function checkChunkFits(spec: ChunkSpec, key: string, maxChunkBytes: number): Promise<void> {
   const bytes = chunkMemoryBytes(spec);
-  if (bytes > maxChunkBytes) throw (await import("./limit-errors.js")).chunkTooLarge(spec, bytes, maxChunkBytes, key);
+  if (bytes > maxChunkBytes) throw (await limitErrors()).chunkTooLarge(spec, bytes, maxChunkBytes, key);
 }

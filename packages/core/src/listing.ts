@@ -5,11 +5,12 @@
 import { asZarrError, type GroupMetadata, isListable, type NodeMetadata, throwIfAborted, ZarrError } from "@zarr/spec";
 import { isDescendantPath } from "./consolidated-keys.js";
 import { readFormatEntry } from "./formats.js";
+import { isIncompleteWrite } from "./incomplete-write.js";
+import { hasKeysUnder } from "./keys-under.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry } from "./node-format.js";
 import { ZarrGroup, type ZarrNode } from "./nodes.js";
-import { isIncompleteWrite } from "./incomplete-write.js";
-import { consolidatedBelow, entryToNodeAt, hasKeysUnder, IMPLICIT_GROUP, type OpenOptions } from "./open.js";
+import { consolidatedBelow, entryToNodeAt, IMPLICIT_GROUP, type OpenOptions } from "./open.js";
 import { joinPath, nodePrefix } from "./paths.js";
 
 /**

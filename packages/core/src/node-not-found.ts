@@ -4,8 +4,9 @@
  * so opening ordinary nodes never loads it.
  */
 import { isListable, type Store, ZarrError } from "@zarr/spec";
-import { hasKeysUnder, IMPLICIT_GROUP } from "./implicit-group.js";
+import { IMPLICIT_GROUP } from "./implicit-group.js";
 import { incompleteWriteError, isIncompleteWrite } from "./incomplete-write.js";
+import { hasKeysUnder } from "./keys-under.js";
 import type { NodeEntry } from "./node-format.js";
 import { metadataKey, nodePrefix } from "./paths.js";
 

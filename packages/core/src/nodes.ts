@@ -18,7 +18,7 @@ import type {
 } from "@zarr/spec";
 import { type DataTypeOf, type ScalarOf, sameDataTypeName } from "./data-type-map.js";
 import { withDocumentKey } from "./document-key.js";
-import { checkElementFits, checkMaxChunkBytes, checkMaxDecodeRatio } from "./limits.js";
+import { checkElementFits, memoryLimits } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
 import { metadataKey, nodePrefix } from "./paths.js";
@@ -276,8 +276,7 @@ async function resolveStrictly(store: Store, path: string, metadata: ArrayMetada
     const dtDef = metadata.data_type;
     const dtEntry = await registry.dataType(dtDef.name, { key, path: ["data_type"] });
     const dataType = dtEntry.fromConfig(dtDef.name, dtDef.configuration, ["data_type"]);
-    const maxChunkBytes = checkMaxChunkBytes(options.maxChunkBytes);
-    const maxDecodeRatio = checkMaxDecodeRatio(options.maxDecodeRatio);
+    const { maxChunkBytes, maxDecodeRatio } = await memoryLimits(options);
     // Before the fill value is parsed: that materialises one element.
     await checkElementFits(dataType, maxChunkBytes, key);
     const fillValue = dataType.parseFillValue(metadata.fill_value, ["fill_value"]);

@@ -11,8 +11,7 @@ import {
 } from "@zarr/spec";
 import { sameDataTypeName } from "./data-type-map.js";
 import { readFailed } from "./engine/store-source.js";
-import { readFormatEntry } from "./formats.js";
-import { hasKeysUnder, IMPLICIT_GROUP } from "./implicit-group.js";
+import { IMPLICIT_GROUP } from "./implicit-group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
@@ -45,15 +44,8 @@ async function nodeFromMetadata(
   const registry = options.registry ?? defaultRegistry;
   if (metadata.node_type === "array") {
     // An array whose extensions the registry lacks still opens (and lists): its data fails when used.
-    return resolveArray(store, path, metadata, {
-      registry,
-      writeEmptyChunks: options.writeEmptyChunks,
-      format,
-      chunkCache: options.chunkCache,
-      maxChunkBytes: options.maxChunkBytes,
-      maxDecodeRatio: options.maxDecodeRatio,
-      deferUnreadable: true,
-    });
+    // OpenOptions' array settings (writeEmptyChunks, chunkCache, the memory bounds) pass as they are.
+    return resolveArray(store, path, metadata, { ...options, registry, format, deferUnreadable: true });
   }
   // The nearest consolidating ancestor's map is authoritative: zarr-python writes empty
   // consolidated_metadata into nested groups of a consolidated hierarchy.
@@ -67,7 +59,7 @@ async function nodeFromMetadata(
 }
 
 // Re-exported for the modules that list nodes (listing.ts).
-export { hasKeysUnder, IMPLICIT_GROUP };
+export { IMPLICIT_GROUP };
 
 /**
  * Opens the node at `path` (default: the root) of a store, or relative to a group. A
@@ -130,7 +122,8 @@ export async function openEntry(
     invalid = error;
   }
   if (metadata !== undefined) return { path: p, name, kind: metadata.node_type, metadata, implicit: false };
-  const entry = await readFormatEntry(store, p, registry, options.signal);
+  // Other formats are asked only about paths without a valid zarr.json (loaded then: bundle size).
+  const entry = await (await import("./formats.js")).readFormatEntry(store, p, registry, options.signal);
   if (entry !== undefined) return entry;
   if (invalid !== undefined) throw invalid;
   // Only on the way to "not found" (loaded then: the common paths never need it).
@@ -211,7 +204,7 @@ export async function exists(store: Store, path = "", options: { signal?: AbortS
   } catch (error) {
     throw readFailed(error, key);
   }
-  return hasKeysUnder(store, nodePrefix(p), options.signal);
+  return (await import("./keys-under.js")).hasKeysUnder(store, nodePrefix(p), options.signal);
 }
 
 /**

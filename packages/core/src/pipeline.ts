@@ -12,7 +12,6 @@ import {
   type Codec,
   type CodecBuildContext,
   type CodecCallContext,
-  type CodecEntry,
   type CodecPipeline,
   copyRegion,
   DEFAULT_MAX_CHUNK_BYTES,
@@ -27,9 +26,18 @@ import {
 } from "@zarr/spec";
 import { withDocumentKey } from "./document-key.js";
 import { giveScratch, takeScratch } from "./engine/scratch.js";
-import { DEFAULT_MAX_DECODE_RATIO, ratioBound } from "./limits.js";
+import { DEFAULT_MAX_DECODE_RATIO, limitErrors, ratioBound } from "./limits.js";
 import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 import type { Registry } from "./registry.js";
+
+// The parts of a chain's work that load on first use, each from one import site, so the
+// name of its chunk ships once (bundle size).
+/** The errors of a malformed chain. */
+const chainErrors = () => import("./pipeline-chain-errors.js");
+/** Encoding: loaded on the first write. */
+const encoding = () => import("./pipeline-encode.js");
+/** Whole-chunk and array→array decoding, and reversing negative steps. */
+const arrayDecoding = () => import("./pipeline-decode-array.js");
 
 /**
  * Resolves `codecs` (as in metadata) through `registry` into a pipeline for chunks of
@@ -60,11 +68,11 @@ export async function buildPipeline(
       if (def.must_understand === false && error instanceof ZarrError && error.code === "CODEC_UNKNOWN") continue;
       throw error;
     }
-    offload.addEntry(entry);
+    offload.add([entry.worker], entry.lightweight !== true);
     const stage = entry.codecKind;
     // Misplaced codecs are rare: their messages load only when one is found (bundle size).
     if (arrayToBytes === undefined ? stage === "bytes_to_bytes" : stage !== "bytes_to_bytes") {
-      const { misplacedCodec } = await import("./pipeline-chain-errors.js");
+      const { misplacedCodec } = await chainErrors();
       throw misplacedCodec(path, def.name, stage, arrayToBytes?.name, options.key);
     }
     const context: CodecBuildContext = {
@@ -72,7 +80,7 @@ export async function buildPipeline(
       path,
       buildPipeline: async (inner, innerSpec, innerPath) => {
         const nested = await buildPipeline(inner, innerSpec, registry, { key: options.key, path: innerPath, maxChunkBytes, maxDecodeRatio });
-        offload.addPipeline(nested);
+        offload.add(nested.workerModules, nested.worthOffloading);
         return nested;
       },
       resolveDataType: async (name, configuration = {}) => {
@@ -86,40 +94,31 @@ export async function buildPipeline(
     } catch (error) {
       throw asZarrError(withDocumentKey(error, options.key), "METADATA_INVALID", `Invalid configuration of codec "${def.name}" at codecs[${i}]`, options.key);
     }
-    if (codec.kind !== stage) throw (await import("./pipeline-chain-errors.js")).wrongCodecKind(def.name, entry, codec.kind);
+    if (codec.kind !== stage) throw (await chainErrors()).wrongCodecKind(def.name, entry, codec.kind);
     if (codec.kind === "array_to_array") {
       arrayToArray.push(codec);
       current = codec.encodedSpec(current);
     } else if (codec.kind === "array_to_bytes") arrayToBytes = codec;
     else bytesToBytes.push(codec);
   }
-  if (arrayToBytes === undefined) throw (await import("./pipeline-chain-errors.js")).noArrayToBytes(basePath, options.key);
+  if (arrayToBytes === undefined) throw (await chainErrors()).noArrayToBytes(basePath, options.key);
   return new Pipeline(arrayToArray, arrayToBytes, bytesToBytes, offload, maxChunkBytes, maxDecodeRatio);
 }
 
 /** What the entries of a chain (nested chains included) declare about worker threads. */
 class OffloadInfo {
+  /** The worker modules, each once (by module and export); undefined once one entry has none. */
   modules: ModuleExport[] | undefined = [];
   worth = false;
 
-  addEntry(entry: CodecEntry): void {
-    if (entry.worker === undefined) this.modules = undefined;
-    else if (this.modules !== undefined && !this.modules.some((m) => sameExport(m, entry.worker as ModuleExport))) {
-      this.modules.push(entry.worker);
+  /** Adds what one entry (`[entry.worker]`, lightweight or not) or one nested chain declares. */
+  add(modules: readonly (ModuleExport | undefined)[] | undefined, worth: boolean): void {
+    for (const m of modules ?? [undefined]) {
+      if (m === undefined) this.modules = undefined;
+      else if (!this.modules?.some((k) => k.moduleUrl === m.moduleUrl && k.exportName === m.exportName)) this.modules?.push(m);
     }
-    if (entry.lightweight !== true) this.worth = true;
+    if (worth) this.worth = true;
   }
-
-  addPipeline(pipeline: CodecPipeline): void {
-    const nested = pipeline.workerModules;
-    if (nested === undefined) this.modules = undefined;
-    else for (const m of nested) if (this.modules !== undefined && !this.modules.some((k) => sameExport(k, m))) this.modules.push(m);
-    if (pipeline.worthOffloading) this.worth = true;
-  }
-}
-
-function sameExport(a: ModuleExport, b: ModuleExport): boolean {
-  return a.moduleUrl === b.moduleUrl && a.exportName === b.exportName;
 }
 
 /** Size of the input buffer a whole-value read starts with (larger values get their own, kept for the next). */
@@ -140,11 +139,12 @@ export class Pipeline implements CodecPipeline, Stages {
     readonly arrayToArray: readonly ArrayToArrayCodec[],
     readonly arrayToBytes: ArrayToBytesCodec,
     readonly bytesToBytes: readonly BytesToBytesCodec[],
-    offload: { modules: ModuleExport[] | undefined; worth: boolean } = { modules: undefined, worth: false },
+    // Given by `buildPipeline`, the one caller: no defaults (bundle size).
+    offload: { modules: ModuleExport[] | undefined; worth: boolean },
     /** The bound of decoded sizes the chain cannot know from the chunk spec (see `decodeBounds`). */
-    readonly maxChunkBytes: number = DEFAULT_MAX_CHUNK_BYTES,
+    readonly maxChunkBytes: number,
     /** The bound of those sizes relative to the stored size (see `ArrayConfig.maxDecodeRatio`). */
-    readonly maxDecodeRatio: number = DEFAULT_MAX_DECODE_RATIO,
+    readonly maxDecodeRatio: number,
   ) {
     this.codecs = [...arrayToArray, arrayToBytes, ...bytesToBytes];
     this.workerModules = offload.modules;
@@ -155,13 +155,13 @@ export class Pipeline implements CodecPipeline, Stages {
     // Only chains of the array→bytes codec alone can write part of a chunk; the call loads on first use.
     this.encodePartial =
       arrayToBytes.encodePartial !== undefined && alone
-        ? async (source, update, spec, ctx) => (await import("./pipeline-encode.js")).encodePartOf(arrayToBytes, source, update, spec, ctx)
+        ? async (source, update, spec, ctx) => (await encoding()).encodePartOf(arrayToBytes, source, update, spec, ctx)
         : undefined;
   }
 
   /** Loaded on the first write: apps that only read never load the encoder. */
   async encode(chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Promise<Uint8Array> {
-    const { encodeChain } = await import("./pipeline-encode.js");
+    const { encodeChain } = await encoding();
     return encodeChain(this, chunk, spec, ctx);
   }
 
@@ -176,7 +176,7 @@ export class Pipeline implements CodecPipeline, Stages {
   async decodeBounds(abSpec: ChunkSpec, key: string): Promise<(number | undefined)[]> {
     const bounds: (number | undefined)[] = [];
     let size = this.arrayToBytes.computeEncodedSize?.(abSpec);
-    if (size !== undefined && size > this.maxChunkBytes) throw (await import("./limit-errors.js")).decodesTooLarge(key, size, this.maxChunkBytes);
+    if (size !== undefined && size > this.maxChunkBytes) throw (await limitErrors()).decodesTooLarge(key, size, this.maxChunkBytes);
     for (const c of this.bytesToBytes) {
       bounds.push(size);
       size = size === undefined ? undefined : c.computeEncodedSize?.(size);
@@ -205,7 +205,7 @@ export class Pipeline implements CodecPipeline, Stages {
       out = scratch !== undefined && c.decodeInto !== undefined ? await c.decodeInto(bytes, scratch, bounded) : await c.decode(bytes, bounded);
     } catch (error) {
       // The ratio bound may be what stopped the codec: say so, and how to lift it.
-      if (byRatio < this.maxChunkBytes) throw (await import("./limit-errors.js")).ratioExceeded(failed(error, c, "decode", ctx), bytes.length, limit, this.maxDecodeRatio);
+      if (byRatio < this.maxChunkBytes) throw (await limitErrors()).ratioExceeded(failed(error, c, "decode", ctx), bytes.length, limit, this.maxDecodeRatio);
       throw failed(error, c, "decode", ctx);
     }
     // Codecs that ignore the bound are caught here, after the fact.
@@ -215,7 +215,7 @@ export class Pipeline implements CodecPipeline, Stages {
 
   /** A whole chunk, decoded (loaded on first use: reads decode into their result with `decodeInto`). */
   async decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): Promise<NdArray> {
-    const { decodeWhole } = await import("./pipeline-decode-array.js");
+    const { decodeWhole } = await arrayDecoding();
     return decodeWhole(this, bytes, spec, ctx);
   }
 
@@ -253,7 +253,7 @@ export class Pipeline implements CodecPipeline, Stages {
         }
         return;
       }
-      const { decodeArray } = await import("./pipeline-decode-array.js");
+      const { decodeArray } = await arrayDecoding();
       const chunk = await decodeArray(this, bytes, specs, ctx);
       copyRegion(chunk, target.src, target.out, target.dst, spec.dataType.width);
     } finally {
@@ -269,7 +269,7 @@ export class Pipeline implements CodecPipeline, Stages {
       try {
         // Negative steps are rare: the code that turns them around loads when one comes.
         const sorted = target.src.some((s) => "step" in s && s.step < 0)
-          ? (await import("./pipeline-decode-array.js")).ascending(target)
+          ? (await arrayDecoding()).ascending(target)
           : target;
         return await ab.decodePartialInto(source, spec, sorted, ctx);
       } catch (error) {

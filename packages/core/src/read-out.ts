@@ -3,7 +3,7 @@
  * and a result on shared memory for worker pools. Loaded only when one is needed.
  */
 import { type DataArray, type DataType, ZarrError } from "@zarr/spec";
-import { memoryStorage, type TypedArrayConstructor } from "./engine/executor.js";
+import { memoryStorage, type TypedArrayConstructor } from "./engine/memory-storage.js";
 
 /** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
 export function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {

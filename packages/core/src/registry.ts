@@ -74,6 +74,9 @@ export interface LookupSite {
   path?: JsonPath;
 }
 
+/** The registry's errors, loaded for one (one import site: the chunk's name ships once, bundle size). */
+const registryErrors = () => import("./registry-errors.js");
+
 /**
  * A set of named extensions. Look-ups are asynchronous because lazy entries load on
  * first use.
@@ -180,7 +183,7 @@ export class Registry {
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));
     if (entry === undefined) {
       // Loaded only for the error (bundle size): its hints are long.
-      const { unknownEntry } = await import("./registry-errors.js");
+      const { unknownEntry } = await registryErrors();
       throw unknownEntry(type, name, site, this.options.providerOf);
     }
     if (!("lazy" in entry)) return entry as EntryOf<T>;
@@ -193,12 +196,12 @@ export class Registry {
     if (pending === undefined) {
       pending = (lazy.load() as Promise<ExtensionEntry | LoadedFormatEntry>).then(
         async (loaded) => {
-          if (loaded.type !== lazy.type) throw (await import("./registry-errors.js")).wrongLazyEntry(lazy, loaded);
+          if (loaded.type !== lazy.type) throw (await registryErrors()).wrongLazyEntry(lazy, loaded);
           return loaded;
         },
         async (error: unknown) => {
           this.loaded.delete(lazy);
-          throw (await import("./registry-errors.js")).lazyLoadFailed(lazy, what, name, error);
+          throw (await registryErrors()).lazyLoadFailed(lazy, what, name, error);
         },
       );
       this.loaded.set(lazy, pending);

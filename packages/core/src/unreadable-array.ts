@@ -9,7 +9,7 @@
  */
 import { type ArrayMetadata, type ChunkGrid, type ChunkKeyEncoding, type CodecPipeline, type DataType, type JsonValue, type Scalar, type Store, ZarrError } from "@zarr/spec";
 import { isMemoryLimitError } from "./limit-errors.js";
-import { checkElementFits, checkMaxChunkBytes, checkMaxDecodeRatio } from "./limits.js";
+import { checkElementFits, memoryLimits } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig } from "./node-options.js";
 import { metadataKey } from "./paths.js";
@@ -120,7 +120,7 @@ export async function unreadableArray<A>(
   if (!deferrable) throw error;
   const { format } = options;
   const registry = options.registry ?? defaultRegistry;
-  const maxChunkBytes = checkMaxChunkBytes(options.maxChunkBytes);
+  const { maxChunkBytes, maxDecodeRatio } = await memoryLimits(options);
   const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
   const parts = await unreadableParts(registry, metadata, format?.chunkKeyEncoding?.(metadata), maxChunkBytes, key, error);
   const resolved: DeferredArray = {
@@ -129,7 +129,7 @@ export async function unreadableArray<A>(
     metadata,
     registry,
     ...parts,
-    config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache, maxChunkBytes, maxDecodeRatio: checkMaxDecodeRatio(options.maxDecodeRatio) },
+    config: { writeEmptyChunks: options.writeEmptyChunks ?? format?.writeEmptyChunks ?? false, chunkCache: options.chunkCache, maxChunkBytes, maxDecodeRatio },
     zarrFormat: options.zarrFormat ?? format?.zarrFormat ?? 3,
     format,
     problem: error,

@@ -14,7 +14,7 @@ import {
 } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LISTING_MIN_TASKS } from "../src/engine/stored-keys.js";
+import { LISTING_MIN_TASKS } from "../src/engine/executor.js";
 import { createArray, get, MemoryStore, type Selection, set, slice } from "../src/index.js";
 import { plan } from "../src/plan.js";
 import type { ResolvedDim } from "../src/selection.js";

@@ -54,41 +54,34 @@ export async function forEachConcurrent<T>(
   worker: (item: T, index: number) => void | PromiseLike<void>,
   options: { signal?: AbortSignal } = {},
 ): Promise<void> {
-  const limit = Math.max(1, Math.floor(concurrency) || 1);
   const iterator = items[Symbol.iterator]();
   let index = 0;
   let failed = false;
   let failure: unknown;
   const next = async (): Promise<void> => {
-    let steps = 0;
-    for (;;) {
-      if (failed) return;
-      throwIfAborted(options.signal);
-      const step = iterator.next();
-      if (step.done) return;
-      try {
+    try {
+      for (let steps = 1; !failed; steps++) {
+        throwIfAborted(options.signal);
+        const step = iterator.next();
+        if (step.done) return;
         const pending = worker(step.value, index++);
         if (pending !== undefined) await pending;
         // Items settled synchronously, or by promises already resolved, never leave the
         // microtask queue: every so often, let timers and I/O run (an abort among them).
-        if (++steps === STEPS_BEFORE_YIELD) {
-          steps = 0;
-          await yieldToEventLoop();
-        }
-      } catch (error) {
-        if (!failed) {
-          failed = true;
-          failure = error;
-        }
-        return;
+        if (steps % STEPS_BEFORE_YIELD === 0) await yieldToEventLoop();
+      }
+    } catch (error) {
+      // The first failure (a worker's, an abort, the iterator's) stops every runner.
+      if (!failed) {
+        failed = true;
+        failure = error;
       }
     }
   };
   const runners: Promise<void>[] = [];
-  for (let k = 0; k < limit; k++) runners.push(next());
-  const settled = await Promise.allSettled(runners);
+  for (let k = Math.max(1, Math.floor(concurrency) || 1); k > 0; k--) runners.push(next());
+  await Promise.all(runners);
   if (failed) throw failure;
-  for (const s of settled) if (s.status === "rejected") throw s.reason;
 }
 
 /** Resolves on a later turn of the event loop (after pending I/O and timers), not just after other microtasks. */

@@ -20,25 +20,23 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { MACHINE_LITTLE_ENDIAN } from "../data-types/machine-endian.js";
-import type { scatterRanges as ScatterRanges } from "./scatter-ranges.js";
 
-/**
- * The planner of scatter reads, loaded with the first chunk that can be read straight
- * into its result (bundle size: arrays of compressed chunks never need it), then kept.
- */
-let scatterRanges: typeof ScatterRanges | undefined;
-
-function expectedSize(spec: ChunkSpec): number {
-  return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
-}
-
-function wrongSize(key: string, got: number, spec: ChunkSpec, want: number): ZarrError {
+/** The error of a stored value whose size is not the chunk's. */
+export function wrongSize(key: string, got: number, spec: ChunkSpec, want: number): ZarrError {
   return new ZarrError(
     "CODEC_FAILED",
     `Chunk "${key}" has ${got} bytes, but ${JSON.stringify(spec.shape)} elements of ${spec.dataType.name} take ${want}`,
     { key },
   );
 }
+
+/** The partial reads of bytes-partial.ts, loaded with the first one, then kept. */
+let partial: typeof import("./bytes-partial.js") | undefined;
+
+function expectedSize(spec: ChunkSpec): number {
+  return shapeSize(spec.shape) * (spec.dataType.byteSize ?? 0);
+}
+
 
 /** The `bytes` codec entry. */
 export const bytesCodec: CodecEntry = {
@@ -87,27 +85,10 @@ export const bytesCodec: CodecEntry = {
       decode,
       decodeInto,
       async decodePartialInto(source: ByteSource, chunkSpec: ChunkSpec, target: DecodeTarget, ctx: CodecCallContext) {
-        const itemBytes = chunkSpec.dataType.byteSize ?? 0;
-        const direct = bytesAreLayout && source.readInto !== undefined && ArrayBuffer.isView(target.out.data);
-        if (direct) scatterRanges ??= (await import("./scatter-ranges.js")).scatterRanges;
-        const ranges =
-          direct && scatterRanges !== undefined
-            ? scatterRanges(chunkSpec.shape, target.src, target.out, target.dst, itemBytes)
-            : undefined;
-        if (ranges === undefined) {
-          // Not a layout a scatter read can fill: read the value and copy from it.
-          const bytes = await source.get(undefined, ctx.signal);
-          if (bytes === undefined) return false;
-          decodeInto(bytes, chunkSpec, target, ctx);
-          return true;
-        }
-        const size = await (source.readInto as NonNullable<ByteSource["readInto"]>)(ranges, ctx.signal);
-        if (size === undefined) return false;
-        // A value of another size (truncated, or not this array's chunk) leaves the
-        // targets unspecified: the read fails rather than return short data.
-        const want = shapeSize(chunkSpec.shape) * itemBytes;
-        if (size !== want) throw wrongSize(ctx.key, size, chunkSpec, want);
-        return true;
+        // Loaded with the first chunk of a chain of this codec alone: most chains compress,
+        // and theirs never call it (bundle size).
+        partial ??= await import("./bytes-partial.js");
+        return partial.decodeBytesPartial(source, chunkSpec, target, ctx, { bytesAreLayout, decodeInto, wrongSize });
       },
       computeEncodedSize: expectedSize,
       toJSON: () => ({ name: "bytes", configuration: endian === undefined ? ({} as JsonObject) : { endian } }),

@@ -27,8 +27,7 @@ const integerNames = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uin
 export const coreDataTypeEntries: readonly (DataTypeEntry | Lazy)[] = [
   lazy("bool", () => import("./bool-entries.js").then((m) => m.boolDataType)),
   ...integerNames.map((name) => lazy(name, () => import("./integer-entries.js").then((m) => m[`${name}DataType`]))),
-  lazy("float32", () => import("./float-entries.js").then((m) => m.float32DataType)),
-  lazy("float64", () => import("./float-entries.js").then((m) => m.float64DataType)),
+  ...(["float32", "float64"] as const).map((name) => lazy(name, () => import("./float-entries.js").then((m) => m[`${name}DataType`]))),
   ...["float16", "complex64", "complex128", "string", "fixed_length_utf32"].map((name) => lazy(name, fromExtra(name))),
   lazy("bytes", fromExtra("bytes"), ["variable_length_bytes"]),
   lazy("numpy.datetime64", fromExtra("numpy.datetime64"), ["datetime64"]),

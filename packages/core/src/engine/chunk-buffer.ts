@@ -4,7 +4,7 @@
  */
 import { type ChunkSpec, cStrides, type DataType, type NdArray, shapeSize } from "@zarr/spec";
 import { checkChunkFits } from "../limits.js";
-import { memoryStorage } from "./executor.js";
+import { memoryStorage } from "./memory-storage.js";
 import { giveScratch, takeScratch } from "./scratch.js";
 
 /** A chunk-sized array from {@link takeChunkBuffer}. */

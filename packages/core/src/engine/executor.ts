@@ -5,15 +5,21 @@
  * chunk and decoding it into the caller's result, is the same code in both places
  * (`readChunk`, and `worker-task.ts` around it).
  */
-import type { CodecCallContext, DataType, TypedArray, WorkerPool } from "@zarr/spec";
+import type { CodecCallContext, WorkerPool } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
 import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
 import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
-import { type ChunkRead, skippingUnlisted } from "./stored-keys.js";
+import type { ChunkRead } from "./stored-keys.js";
 
 export type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
+
+/**
+ * Reads touching fewer chunks ask for each: listing the stored ones (stored-keys.ts) would
+ * cost about as much as it saves.
+ */
+export const LISTING_MIN_TASKS = 8192;
 
 /** What the executor of one operation may use. */
 export interface ExecutorOptions {
@@ -76,7 +82,20 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     }
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
-  const skipping = (read: ChunkRead): ChunkRead => skippingUnlisted(array, read, options.readTasks ?? 0, signal);
+  const tasks = options.readTasks ?? 0;
+  // stored-keys.ts loads with the first read of very many chunks: plain reads never load it
+  // (bundle size). Once it has listed, it is called directly (it never answers nullish), so
+  // chunks it knows to be missing settle synchronously.
+  let skip: ChunkRead | undefined;
+  let loading: Promise<void> | undefined;
+  const skipping = (read: ChunkRead): ChunkRead =>
+    store.listStoredKeys === undefined || tasks < LISTING_MIN_TASKS
+      ? read
+      : (task) =>
+          skip?.(task) ??
+          (loading ??= import("./stored-keys.js").then(async (m) => {
+            skip = await m.skippingUnlisted(array, read, tasks, signal);
+          })).then(() => (skip as ChunkRead)(task));
   if (pool === undefined) return { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
   // The pool's half loads with the first task (apps that never pass `workers` never load it).
   let runners: Promise<Pick<Executor, "read" | "encode">> | undefined;
@@ -89,21 +108,6 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
     read: skipping(async (task) => (await pooled()).read(task)),
     encode: async (task) => (await pooled()).encode(task),
   };
-}
-
-/** A typed-array class, as `memoryStorage` gives it. */
-export interface TypedArrayConstructor {
-  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArray;
-  BYTES_PER_ELEMENT: number;
-}
-
-/**
- * The typed-array class of `dataType`'s storage when its elements are plain memory (so a
- * view over any buffer, shared or reused, can hold them); undefined for strings, objects.
- */
-export function memoryStorage(dataType: DataType): TypedArrayConstructor | undefined {
-  const empty = dataType.allocate(0);
-  return dataType.bytesAreMemory === true && ArrayBuffer.isView(empty) ? (empty.constructor as unknown as TypedArrayConstructor) : undefined;
 }
 
 /** The pool, when chunks of `array` can and should be decoded in it. */

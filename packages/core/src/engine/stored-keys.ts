@@ -9,9 +9,6 @@ import type { Store } from "@zarr/spec";
 import type { ZarrArray } from "../nodes.js";
 import type { ChunkReadTask } from "./chunk-tasks.js";
 
-/** Reads touching fewer chunks ask for each: listing would cost about as much as it saves. */
-export const LISTING_MIN_TASKS = 8192;
-
 /**
  * The most keys a listing may hold (a few MiB of strings); a prefix holding more is read key
  * by key. Also at most twice the read's chunks, so a small read of a large, full array does
@@ -23,36 +20,24 @@ export const MAX_LISTED_KEYS = 1 << 17;
 export type ChunkRead = (task: ChunkReadTask) => boolean | Promise<boolean>;
 
 /**
- * `read`, answering chunks the store does not list as missing, when `array`'s store can list
- * cheaply and the operation runs at least {@link LISTING_MIN_TASKS} reads; else `read` itself.
- * The listing is taken with the first read. Should it fail or be incomplete, every chunk is
- * read as before (the reads report any real problem, naming their key).
+ * `read`, answering chunks the store does not list as missing, once the listing is taken.
+ * For an `array` whose store can list cheaply (`listStoredKeys`), in an operation of `tasks`
+ * reads: the executor decides that (executor.ts `LISTING_MIN_TASKS`) and loads this module
+ * for it, before the first read. Should the listing fail or be incomplete, resolves to `read`
+ * itself: every chunk is read as before (the reads report any real problem, naming their key).
  */
-export function skippingUnlisted(array: ZarrArray, read: ChunkRead, tasks: number, signal: AbortSignal | undefined): ChunkRead {
+export async function skippingUnlisted(array: ZarrArray, read: ChunkRead, tasks: number, signal: AbortSignal | undefined): Promise<ChunkRead> {
   const store: Store = array.chunkStore;
-  if (store.listStoredKeys === undefined || tasks < LISTING_MIN_TASKS) return read;
   const prefix = chunkKeysPrefix(array);
-  const limit = Math.min(MAX_LISTED_KEYS, 2 * tasks);
-  let listed: Set<string> | undefined;
-  let listing: Promise<void> | undefined;
-  let settled = false;
-  const decide = (task: ChunkReadTask): boolean | Promise<boolean> =>
-    listed !== undefined && task.key.startsWith(prefix) && !listed.has(task.key) ? false : read(task);
-  return (task) => {
-    if (settled) return decide(task);
-    listing ??= (store.listStoredKeys as NonNullable<Store["listStoredKeys"]>)
-      .call(store, prefix, limit, { signal })
-      .then(
-        (keys) => {
-          listed = keys === undefined ? undefined : new Set(keys);
-        },
-        () => {}, // read key by key
-      )
-      .finally(() => {
-        settled = true;
-      });
-    return listing.then(() => decide(task));
-  };
+  let keys: Iterable<string> | undefined;
+  try {
+    keys = await (store.listStoredKeys as NonNullable<Store["listStoredKeys"]>).call(store, prefix, Math.min(MAX_LISTED_KEYS, 2 * tasks), { signal });
+  } catch {
+    // read key by key
+  }
+  if (keys === undefined) return read;
+  const listed = new Set(keys);
+  return (task) => (task.key.startsWith(prefix) && !listed.has(task.key) ? false : read(task));
 }
 
 /**
