@@ -24,7 +24,7 @@ export interface SlabPlan {
 
 /** The parts `array`'s chunks are read in: a shard container's inner chunks (its `innerChunkShape`), else the chunks. */
 function readChunkShape(array: ZarrArray): readonly number[] | undefined {
-  if (array.codecs.partialReads) {
+  if (array.codecs.shardContainer) {
     for (const codec of array.codecs.codecs) if (codec.kind === "array_to_bytes" && codec.innerChunkShape !== undefined) return codec.innerChunkShape;
   }
   return array.chunkShape;

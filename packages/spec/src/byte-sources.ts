@@ -66,7 +66,7 @@ export function windowSource(source: ByteSource, offset: number, length: number)
   };
   const getVersioned = source.getVersioned;
   if (getVersioned !== undefined) {
-    window.getVersioned = (range, ifVersion, signal) => getVersioned.call(source, inWindow(range), ifVersion, signal);
+    window.getVersioned = (range, ifVersion, signal, spare) => getVersioned.call(source, inWindow(range), ifVersion, signal, spare);
   }
   return window;
 }
@@ -94,6 +94,6 @@ export function pinnedSource(source: ByteSource, version: string): ByteSource {
     async get(range, signal) {
       return (await getVersioned.call(source, range, version, signal))?.bytes;
     },
-    getVersioned: (range, ifVersion, signal) => getVersioned.call(source, range, ifVersion ?? version, signal),
+    getVersioned: (range, ifVersion, signal, spare) => getVersioned.call(source, range, ifVersion ?? version, signal, spare),
   };
 }

@@ -266,7 +266,7 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
    */
   async listStoredKeys(prefix: string, limit: number, options?: StoreRequestOptions): Promise<string[] | undefined> {
     try {
-      return await listStoredKeys(this.root, prefix, this.followSymlinks, limit, options?.signal);
+      return await listStoredKeys(this.root, prefix, this.followSymlinks, limit, options?.signal, this.#dirCalls);
     } catch (error) {
       throw this.#failed(error, `Failed to list prefix ${JSON.stringify(prefix)}`, prefix);
     }

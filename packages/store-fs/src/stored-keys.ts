@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import nodePath from "node:path";
 import { throwIfAborted, ZarrError } from "@zarr/spec";
+import type { DirCalls } from "./dir-calls.js";
 import { errorCode, isMissing } from "./fs-calls.js";
 import { prefixToPath } from "./key-paths.js";
 import { startDir } from "./walk.js";
@@ -26,11 +27,12 @@ export async function listStoredKeys(
   followSymlinks: boolean,
   limit: number,
   signal: AbortSignal | undefined,
+  calls: DirCalls,
 ): Promise<string[] | undefined> {
   throwIfAborted(signal);
   let start: Awaited<ReturnType<typeof startDir>>;
   try {
-    start = await startDir(root, prefixToPath(root, prefix), prefix, followSymlinks);
+    start = await startDir(root, prefixToPath(root, prefix), prefix, followSymlinks, calls);
   } catch (error) {
     if (error instanceof ZarrError && error.code === "KEY_INVALID") return undefined;
     throw error;
