@@ -87,7 +87,8 @@ function spanProblem(span, names, known, foreign) {
   if (m === null || FILE_SUFFIX.test(m[1])) return undefined;
   const [head, member] = m[1].split(".");
   const called = m[2] !== undefined || span.startsWith("new ");
-  if (FOREIGN_NAMESPACES.has(head) || foreign.has(head)) return undefined;
+  // JavaScript's own globals (`JSON.parse`, `Math.max`, `Atomics.wait`) are never ours either.
+  if (FOREIGN_NAMESPACES.has(head) || foreign.has(head) || (member !== undefined && /^[A-Z]/.test(head) && head in globalThis)) return undefined;
   if (member !== undefined) {
     const node = NODE_VARIABLES.get(head);
     if (node !== undefined) return names.membersOf.get(node)?.has(member) ? undefined : `names a member "${member}" that ${node} does not have`;
