@@ -4,6 +4,7 @@
  * implement, validating parsers, and the shared error class. No I/O.
  */
 
+export * from "./base64.js";
 export * from "./body-limit.js";
 export * from "./bounded-body.js";
 export * from "./byte-ranges.js";
@@ -31,4 +32,5 @@ export * from "./rounding.js";
 export * from "./storage-transformer.js";
 export * from "./store.js";
 export * from "./store-settings.js";
+export * from "./wasm-kernel.js";
 export * from "./workers.js";

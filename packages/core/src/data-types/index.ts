@@ -69,7 +69,7 @@ import {
 import { RawBitsDataType } from "./raw-bits.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 
-export { decodeBase64, encodeBase64 } from "./base64.js";
+export { decodeBase64, encodeBase64 } from "@zarr/spec";
 export { MACHINE_LITTLE_ENDIAN } from "./byte-order.js";
 export { NAT, TIME_UNITS } from "./datetime.js";
 export { float32BitsToNumber, numberToFloat32Bits } from "./float-bits.js";

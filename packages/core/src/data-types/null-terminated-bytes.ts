@@ -6,15 +6,14 @@
  */
 import {
   type DataType,
-  type DataTypeEntry,
+  type DataTypeEntry,decodeBase64, 
   describeJson,
-  type ExtensionObject,
+  type ExtensionObject,encodeBase64, 
   type JsonObject,
   type JsonPath,
   type JsonValue,
-  MetadataError,
+  MetadataError
 } from "@zarr/spec";
-import { decodeBase64, encodeBase64 } from "./base64.js";
 import { checkByteLength } from "./byte-order.js";
 import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
 import { CORE_PACKAGE, cannotHold } from "./shared.js";

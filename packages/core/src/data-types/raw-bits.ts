@@ -1,6 +1,5 @@
 /** `r<N>`: raw bits, N a positive multiple of 8; N/8 bytes per element, scalar a `Uint8Array`. */
-import { type DataType, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { decodeBase64 } from "./base64.js";
+import { type DataType, decodeBase64, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
 import { checkByteLength } from "./byte-order.js";
 import { cannotHold } from "./shared.js";
 

@@ -24,7 +24,7 @@
  */
 import {
   type DataType,
-  type DataTypeEntry,
+  type DataTypeEntry,decodeBase64, 
   describeJson,
   type ExtensionObject,
   isJsonObject,
@@ -33,10 +33,9 @@ import {
   type JsonValue,
   MetadataError,
   type Scalar,
-  type StructValue,
+  type StructValue
 } from "@zarr/spec";
 import { elementMemoryBytes, SLOT_BYTES } from "../limits.js";
-import { decodeBase64 } from "./base64.js";
 import { checkByteLength } from "./byte-order.js";
 import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";

@@ -3,8 +3,7 @@
  * `variable_length_bytes`, `Uint8Array` values). Elements live in plain JS arrays;
  * they have no fixed binary form, so a `vlen-utf8` / `vlen-bytes` codec serialises them.
  */
-import { type DataType, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { decodeBase64, encodeBase64 } from "./base64.js";
+import { type DataType, decodeBase64, describeJson, type ExtensionObject, encodeBase64, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
 import { cannotHold } from "./shared.js";
 
 /** The `string` data type: variable-length UTF-8 text. Storage: `string[]`. */

@@ -31,7 +31,7 @@ export function encodeBase64(bytes: Uint8Array): string {
  * not base64: a character outside the alphabet, misplaced padding, or a length that
  * leaves a lone sextet.
  */
-export function decodeBase64(text: string): Uint8Array | undefined {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   let end = text.length;
   if (end % 4 === 0 && end > 0 && text.charCodeAt(end - 1) === 61) {
     end--;
