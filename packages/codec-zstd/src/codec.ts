@@ -12,6 +12,7 @@ import { parseZstdConfiguration, type ZstdConfiguration } from "./config.js";
 import { decodeFrames } from "./decoder/decompress.js";
 import { zstdCompress } from "./encoder/frame.js";
 import { compressWithZlib, loadNativeZlib } from "./native.js";
+import { zstdCompressWithKernel, zstdEncodeKernelReady } from "./zstd-encode-kernel.js";
 
 /** Where worker threads find the entry. */
 const ENTRY_MODULE = workerModuleUrl(import.meta.url, "codec.js");
@@ -24,7 +25,8 @@ function decodeFailure(error: unknown, key: string): ZarrError {
 
 /**
  * Creates a `zstd` codec. Encoding uses libzstd from `node:zlib` when the running Node
- * has it and the pure-TypeScript encoder otherwise; decoding verifies checksums and
+ * has it, else this package's encoder as a WebAssembly kernel, else (kernels off or
+ * unsupported) the same encoder in TypeScript, which writes the same bytes; decoding verifies checksums and
  * accepts multiple frames, skippable frames and frames without a content size.
  *
  * @example
@@ -46,7 +48,8 @@ export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}):
           const native = await compressWithZlib(zlib, bytes, level, checksum);
           if (native !== undefined) return native;
         }
-        return zstdCompress(bytes, level, checksum);
+        await zstdEncodeKernelReady();
+        return zstdCompressWithKernel(bytes, level, checksum, ctx.key) ?? zstdCompress(bytes, level, checksum);
       } catch (error) {
         throw asZarrError(error, "CODEC_FAILED", `zstd: cannot encode chunk "${ctx.key}"`, ctx.key);
       }
