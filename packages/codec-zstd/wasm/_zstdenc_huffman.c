@@ -16,6 +16,7 @@ typedef struct {
 
 /** Builds the code for `counts[0..255]` (at least two byte values present). */
 static void build_huffman_table(const u32 *counts, HuffmanTable *t) {
+  u32 keys[256];
   u16 symbols[256];
   u32 weight[512];
   u16 parent[512];
@@ -24,17 +25,26 @@ static void build_huffman_table(const u32 *counts, HuffmanTable *t) {
   i32 max_symbol = 0;
   for (i32 s = 0; s < 256; s++) {
     if (counts[s] != 0) {
-      // Insertion by (count, symbol): least frequent first, ties by symbol.
-      u32 c = counts[s];
-      i32 i = n++;
-      while (i > 0 && counts[symbols[i - 1]] > c) {
-        symbols[i] = symbols[i - 1];
-        i--;
-      }
-      symbols[i] = (u16)s;
+      // Counts are below 2^24 (a block holds 2^17 literals): count and symbol in one key.
+      keys[n++] = counts[s] << 8 | (u32)s;
       max_symbol = s;
     }
   }
+  // Least frequent first, ties by symbol: shell sort of the keys (gaps of Ciura's sequence).
+  static const u8 GAPS[] = {132, 57, 23, 10, 4, 1};
+  for (u32 g = 0; g < sizeof GAPS; g++) {
+    i32 gap = GAPS[g];
+    for (i32 i = gap; i < n; i++) {
+      u32 key = keys[i];
+      i32 j = i;
+      while (j >= gap && keys[j - gap] > key) {
+        keys[j] = keys[j - gap];
+        j -= gap;
+      }
+      keys[j] = key;
+    }
+  }
+  for (i32 i = 0; i < n; i++) symbols[i] = (u16)(keys[i] & 0xff);
   // Two-queue Huffman: leaves 0..n-1 (sorted), internal nodes n..2n-2 in creation order.
   for (i32 i = 0; i < n; i++) weight[i] = counts[symbols[i]];
   i32 leaf = 0;
@@ -271,48 +281,160 @@ static i32 write_tree_description(const HuffmanTable *t, u8 *out, u32 pos) {
 }
 
 /**
- * Huffman-codes `src[start..end)` as one backward-read stream at `out[pos]` (symbols last
- * first, so the decoder emits them in order); returns the end position. Four codes (≤ 44
- * bits) join the < 8 pending bits before each 8-byte store, which advances over the whole
- * bytes only: `out` needs 8 bytes of slack past the stream.
+ * A Huffman stream being written, filled from the top: each code goes into the top bits of
+ * `acc` after shifting the earlier ones down by its length, so the B pending bits sit in
+ * acc's top B bits, earliest lowest (acc >> (64 - B) is the stream's next bits, LSB first).
+ * A symbol's entry is code << (64 - length) | length: `acc >> entry` shifts by the length
+ * (shift counts are taken mod 64) and `acc | entry` leaves the length below the pending bits
+ * (they stay above bit 8: at most 56 pending), so there is no masking per symbol, and the bit
+ * count (the low byte of `bits`) is not on the chain that builds `acc`.
  */
-static u32 write_huffman_stream(const u8 *src, u32 start, u32 end, const HuffmanTable *t, u8 *out, u32 pos) {
-  const u32 *packed = t->packed;
-  u64 acc = 0;
-  u32 bits = 0;
-  u32 i = end;
-  // The first (end - start) mod 4 codes (≤ 33 bits), stored on their own.
-  while ((i - start) & 3) {
-    u32 e = packed[src[--i]];
-    acc |= (u64)(e >> 4) << bits;
-    bits += e & 15;
+typedef struct {
+  u64 acc;
+  u64 bits;
+  u32 pos;
+} HufStream;
+
+static inline void huf_put(HufStream *s, u64 entry) {
+  s->acc = (s->acc >> (entry & 63)) | entry;
+  s->bits += entry;
+}
+
+/** The pending bits, LSB first (at least one pending). */
+static inline u64 huf_pending(const HufStream *s, u32 n) { return (s->acc >> (63 - n)) >> 1; }
+
+/** Stores the whole bytes with one 8-byte store: writes up to 8 bytes past them. */
+static inline void huf_flush(HufStream *s, u8 *out) {
+  u32 n = (u32)s->bits & 0xff;
+  store64(out + s->pos, huf_pending(s, n));
+  s->pos += n >> 3;
+  s->bits = n & 7;
+}
+
+/** Stores the whole bytes one by one: nothing past them. */
+static inline void huf_flush_exact(HufStream *s, u8 *out) {
+  u32 n = (u32)s->bits & 0xff;
+  while (n >= 8) {
+    out[s->pos++] = (u8)huf_pending(s, n);
+    n -= 8;
   }
-  store64(out + pos, acc);
-  pos += bits >> 3;
-  acc >>= bits & ~7u;
-  bits &= 7;
-  while (i > start) {
-    u32 e1 = packed[src[i - 1]];
-    u32 e2 = packed[src[i - 2]];
-    u32 e3 = packed[src[i - 3]];
-    u32 e4 = packed[src[i - 4]];
+  s->bits = n;
+}
+
+/**
+ * Codes src[start..i) (last symbol first, so the decoder emits them in order), then the end
+ * marker and the padding. Each 8-byte store happens only while at least 56 symbols (so at
+ * least 56 more bits) follow, so nothing is written past the stream's end.
+ */
+static u32 huf_finish(HufStream *s, const u8 *src, u32 start, u32 i, const u64 *codes, u8 *out) {
+  huf_flush_exact(s, out);
+  while (i - start >= 4 + 56) {
+    huf_put(s, codes[src[i - 1]]);
+    huf_put(s, codes[src[i - 2]]);
+    huf_put(s, codes[src[i - 3]]);
+    huf_put(s, codes[src[i - 4]]);
     i -= 4;
-    acc |= (u64)(e1 >> 4) << bits;
-    bits += e1 & 15;
-    acc |= (u64)(e2 >> 4) << bits;
-    bits += e2 & 15;
-    acc |= (u64)(e3 >> 4) << bits;
-    bits += e3 & 15;
-    acc |= (u64)(e4 >> 4) << bits;
-    bits += e4 & 15;
-    store64(out + pos, acc);
-    pos += bits >> 3;
-    acc >>= bits & ~7u;
-    bits &= 7;
+    huf_flush(s, out);
   }
-  // End marker, then the partial bytes.
-  acc |= 1ull << bits;
-  bits++;
-  store64(out + pos, acc);
-  return pos + ((bits + 7) >> 3);
+  while (i > start) {
+    huf_put(s, codes[src[--i]]);
+    huf_flush_exact(s, out);
+  }
+  // End marker, then the partial byte (zero padding above the marker).
+  huf_put(s, 1ull << 63 | 1);
+  u32 n = (u32)s->bits & 0xff;
+  u64 last = huf_pending(s, n);
+  for (u32 k = 0; k < n; k += 8) out[s->pos++] = (u8)(last >> k);
+  return s->pos;
+}
+
+/** The per-symbol entries of `t` for the stream writers. */
+static void huf_entries(const HuffmanTable *t, u64 *codes) {
+  for (u32 s = 0; s < 256; s++) {
+    u32 length = t->packed[s] & 15;
+    codes[s] = length == 0 ? 0 : (u64)(t->packed[s] >> 4) << (64 - length) | length;
+  }
+}
+
+/** Codes src[start..end) as one stream at out[pos]; returns the end position. */
+static u32 write_huffman_stream(const u8 *src, u32 start, u32 end, const HuffmanTable *t, u8 *out, u32 pos) {
+  u64 codes[256];
+  huf_entries(t, codes);
+  HufStream s = {0, 0, pos};
+  return huf_finish(&s, src, start, end, codes, out);
+}
+
+/**
+ * Codes the four segments of lits[0..n) as four streams placed back to back from out[pos],
+ * stream k taking exactly sizes[k] bytes (known from the segments' histograms). The streams
+ * are written in lockstep: four independent bit positions keep the processor busy where one
+ * stream is a chain of dependent shifts.
+ */
+static void write_huffman_streams4(const u8 *lits, u32 n, const u32 *sizes, const HuffmanTable *t, u8 *out, u32 pos) {
+  u64 packed[256];
+  huf_entries(t, packed);
+  u32 segment = (n + 3) >> 2;
+  HufStream s[4];
+  u32 next[4];
+  u32 first[4];
+  for (u32 k = 0; k < 4; k++) {
+    first[k] = k * segment < n ? k * segment : n;
+    next[k] = (k + 1) * segment < n ? (k + 1) * segment : n;
+    s[k].acc = 0;
+    s[k].bits = 0;
+    s[k].pos = pos;
+    pos += sizes[k];
+  }
+  // Lockstep while every stream has more than 56 symbols left after the group.
+  // The last segment is the shortest.
+  u32 groups = 0;
+  if (next[3] - first[3] >= 4 + 56 + 3) {
+    // The first (length mod 4) symbols of each stream on their own.
+    for (u32 k = 0; k < 4; k++) {
+      while ((next[k] - first[k]) & 3) huf_put(&s[k], packed[lits[--next[k]]]);
+      huf_flush(&s[k], out);
+    }
+    groups = (next[3] - first[3] - 56) >> 2;
+  }
+  // Four streams in locals, so they stay in registers.
+  HufStream a = s[0];
+  HufStream b = s[1];
+  HufStream c = s[2];
+  HufStream d = s[3];
+  const u8 *pa = lits + next[0];
+  const u8 *pb = lits + next[1];
+  const u8 *pc = lits + next[2];
+  const u8 *pd = lits + next[3];
+  for (u32 g = 0; g < groups; g++) {
+    pa -= 4;
+    pb -= 4;
+    pc -= 4;
+    pd -= 4;
+    huf_put(&a, packed[pa[3]]);
+    huf_put(&b, packed[pb[3]]);
+    huf_put(&c, packed[pc[3]]);
+    huf_put(&d, packed[pd[3]]);
+    huf_put(&a, packed[pa[2]]);
+    huf_put(&b, packed[pb[2]]);
+    huf_put(&c, packed[pc[2]]);
+    huf_put(&d, packed[pd[2]]);
+    huf_put(&a, packed[pa[1]]);
+    huf_put(&b, packed[pb[1]]);
+    huf_put(&c, packed[pc[1]]);
+    huf_put(&d, packed[pd[1]]);
+    huf_put(&a, packed[pa[0]]);
+    huf_put(&b, packed[pb[0]]);
+    huf_put(&c, packed[pc[0]]);
+    huf_put(&d, packed[pd[0]]);
+    huf_flush(&a, out);
+    huf_flush(&b, out);
+    huf_flush(&c, out);
+    huf_flush(&d, out);
+  }
+  s[0] = a;
+  s[1] = b;
+  s[2] = c;
+  s[3] = d;
+  for (u32 k = 0; k < 4; k++) next[k] -= 4 * groups;
+  for (u32 k = 0; k < 4; k++) huf_finish(&s[k], lits, first[k], next[k], packed, out);
 }

@@ -7,24 +7,37 @@
 // Below this many literals a single stream is used (the jump table costs 6 bytes).
 #define SINGLE_STREAM_LIMIT 256
 
-/** The histogram of `lits[0..n)` into `counts`, four tables so runs of a byte don't serialise. */
-static void count_bytes(const u8 *lits, u32 n, u32 *counts) {
-  u32 c1[256];
-  u32 c2[256];
-  u32 c3[256];
-  __builtin_memset(counts, 0, 256 * sizeof(u32));
-  __builtin_memset(c1, 0, sizeof c1);
-  __builtin_memset(c2, 0, sizeof c2);
-  __builtin_memset(c3, 0, sizeof c3);
-  u32 i = 0;
-  for (; i + 3 < n; i += 4) {
-    counts[lits[i]]++;
-    c1[lits[i + 1]]++;
-    c2[lits[i + 2]]++;
-    c3[lits[i + 3]]++;
+/**
+ * The histograms of the four segments of lits[0..n) that four Huffman streams would code
+ * (segment = ceil(n / 4)), and their sum in `counts`. Four tables also keep runs of one byte
+ * from waiting on the previous increment of the same counter.
+ */
+static void count_segments(const u8 *lits, u32 n, u32 (*segments)[256], u32 *counts) {
+  u32 segment = (n + 3) >> 2;
+  u32 start[4];
+  u32 length[4];
+  for (u32 k = 0; k < 4; k++) {
+    start[k] = k * segment < n ? k * segment : n;
+    length[k] = ((k + 1) * segment < n ? (k + 1) * segment : n) - start[k];
   }
-  for (; i < n; i++) counts[lits[i]]++;
-  for (u32 s = 0; s < 256; s++) counts[s] += c1[s] + c2[s] + c3[s];
+  __builtin_memset(segments, 0, 4 * 256 * sizeof(u32));
+  const u8 *p0 = lits + start[0];
+  const u8 *p1 = lits + start[1];
+  const u8 *p2 = lits + start[2];
+  const u8 *p3 = lits + start[3];
+  // Segments are full but for the last ones: the fourth is the shortest.
+  u32 common = length[3];
+  for (u32 i = 0; i < common; i++) {
+    segments[0][p0[i]]++;
+    segments[1][p1[i]]++;
+    segments[2][p2[i]]++;
+    segments[3][p3[i]]++;
+  }
+  for (u32 k = 0; k < 3; k++) {
+    const u8 *p = lits + start[k];
+    for (u32 i = common; i < length[k]; i++) segments[k][p[i]]++;
+  }
+  for (u32 s = 0; s < 256; s++) counts[s] = segments[0][s] + segments[1][s] + segments[2][s] + segments[3][s];
 }
 
 /** Raw (type 0) and RLE (type 1) headers: 1, 2 or 3 bytes depending on the size. */
@@ -57,13 +70,14 @@ static u32 write_raw_literals(const u8 *lits, u32 n, u8 *out, u32 pos) {
  * Huffman; returns the end position. `out` needs room for the raw form plus 256 bytes.
  */
 static u32 write_literals(const u8 *lits, u32 n, u8 *out, u32 pos, i32 allow_huffman) {
+  u32 segments[4][256];
   u32 counts[256];
   HuffmanTable table;
   if (n == 0) {
     out[pos] = 0;
     return pos + 1;
   }
-  count_bytes(lits, n, counts);
+  count_segments(lits, n, segments, counts);
   u32 distinct = 0;
   for (u32 s = 0; s < 256; s++) distinct += counts[s] != 0;
   if (distinct == 1) {
@@ -88,22 +102,19 @@ static u32 write_literals(const u8 *lits, u32 n, u8 *out, u32 pos, i32 allow_huf
   if (single) {
     p = write_huffman_stream(lits, 0, n, &table, out, p);
   } else {
-    u32 segment = (n + 3) >> 2;
-    u32 jump = p;
-    p += 6;
-    u32 start = 0;
+    // Each stream's size from its segment's histogram: its bits plus the end marker, in bytes.
+    u32 sizes[4];
     for (u32 k = 0; k < 4; k++) {
-      u32 stop = start + segment < n ? start + segment : n;
-      u32 stream_start = p;
-      p = write_huffman_stream(lits, start, stop, &table, out, p);
-      u32 size = p - stream_start;
-      if (k < 3) {
-        if (size > 0xffff) return write_raw_literals(lits, n, out, pos);
-        out[jump + 2 * k] = (u8)size;
-        out[jump + 2 * k + 1] = (u8)(size >> 8);
-      }
-      start = stop;
+      sizes[k] = (huffman_payload_bits(segments[k], &table) + 1 + 7) >> 3;
+      if (k < 3 && sizes[k] > 0xffff) return write_raw_literals(lits, n, out, pos);
     }
+    for (u32 k = 0; k < 3; k++) {
+      out[p + 2 * k] = (u8)sizes[k];
+      out[p + 2 * k + 1] = (u8)(sizes[k] >> 8);
+    }
+    p += 6;
+    write_huffman_streams4(lits, n, sizes, &table, out, p);
+    p += sizes[0] + sizes[1] + sizes[2] + sizes[3];
   }
   u32 compressed = p - body_start;
   u32 header_size;

@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// The zstd encoder's WebAssembly kernel against the same encoder in TypeScript, on one thread,
+// on chunks of the write benchmark's array (sin(i * 0.001) * 100 + (i % n) * 0.01 as float32,
+// n×n in c×c chunks: 1 MiB chunks at the default 512×512), at levels 1, 3 and 5:
+//   - the raw encoders: zstdCompress (TypeScript) and the kernel (same bytes: checked);
+//   - the codec's whole encode (createZstdCodec(...).encode) with kernels on and off
+//     (setWasmKernels), which is what a write does per chunk;
+//   - numcodecs' Zstd (libzstd, C) on the same chunks, in Python, for reference.
+// Times are CPU milliseconds per MiB of input (process.cpuUsage: the machine is shared), the
+// median of the repetitions; ratios are TypeScript / WASM (the kernel's speed-up).
+//
+//   node bench/kernels-zstd-encode.mjs                  16 chunks of the 8192×8192 array, 5 repetitions
+//   node bench/kernels-zstd-encode.mjs --quick          4 chunks, 1 repetition
+//   options: --levels 1,3,5  --chunks K  --size N  --chunk C  --reps R  --json FILE
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { MiB, PYTHON, REPO, main, parseArgs, pythonZarr, reps, size } from "./lib/common.mjs";
+import { Report, ratio } from "./lib/output.mjs";
+
+const dist = (pkg, file = "index.js") => pathToFileURL(join(REPO, "packages", pkg, "dist", file)).href;
+
+/** Chunk (row, col) of the n×n bench array in c×c chunks, as bytes. */
+function benchChunk(n, c, row, col) {
+  const values = new Float32Array(c * c);
+  for (let y = 0; y < c; y++) {
+    const base = (row * c + y) * n + col * c;
+    for (let x = 0; x < c; x++) {
+      const i = base + x;
+      values[y * c + x] = Math.sin(i * 0.001) * 100 + (i % n) * 0.01;
+    }
+  }
+  return new Uint8Array(values.buffer);
+}
+
+/** CPU milliseconds of `fn()` (user + system of this process). */
+function cpuMs(fn) {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+async function cpuMsAsync(fn) {
+  const start = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** numcodecs Zstd encode time per MiB (CPU ms, median of `repetitions`) of the chunks in `file`. */
+function numcodecsMsPerMib(file, chunkBytes, levels, repetitions) {
+  const script = `
+import json, sys, time
+import numcodecs
+data = open(sys.argv[1], "rb").read()
+size = int(sys.argv[2])
+chunks = [data[i:i + size] for i in range(0, len(data), size)]
+out = {}
+for level in json.loads(sys.argv[3]):
+    codec = numcodecs.Zstd(level=level)
+    codec.encode(chunks[0])
+    times = []
+    for _ in range(int(sys.argv[4])):
+        start = time.process_time()
+        for ch in chunks:
+            codec.encode(ch)
+        times.append(time.process_time() - start)
+    times.sort()
+    out[level] = times[len(times) // 2] * 1000 / (len(data) / 1048576)
+print(json.dumps(out))
+`;
+  const text = execFileSync(PYTHON, ["-c", script, file, String(chunkBytes), JSON.stringify(levels), String(repetitions)], { encoding: "utf8" });
+  return JSON.parse(text);
+}
+
+await main(async () => {
+  const args = parseArgs();
+  const { n: N, c: C } = size(args, { n: 8192, c: 512 }, { n: 8192, c: 512 });
+  const REPS = reps(args, 5);
+  const K = args.number("--chunks", args.quick ? 4 : 16);
+  const levels = (args.list("--levels") ?? ["1", "3", "5"]).map(Number);
+  const { zstdCompress, createZstdCodec } = await import(dist("codec-zstd"));
+  const { zstdCompressWithKernel } = await import(dist("codec-zstd", "zstd-encode-kernel.js"));
+  const { setWasmKernels } = await import(dist("spec"));
+
+  // K chunks spread over the array's grid (C order, evenly spaced).
+  const perRow = N / C;
+  const total = perRow * perRow;
+  const chunks = Array.from({ length: K }, (_, k) => {
+    const index = Math.floor((k * total) / K);
+    return benchChunk(N, C, Math.floor(index / perRow), index % perRow);
+  });
+  const mib = (chunks.length * chunks[0].length) / MiB;
+
+  const report = new Report({ script: "kernels-zstd-encode.mjs", title: "zstd encoder: WebAssembly kernel vs TypeScript (one thread)", args });
+  report.line(`${K} chunks of ${C}×${C} float32 (${mib} MiB in all) from the ${N}×${N} write-benchmark array; CPU ms per MiB, median of ${REPS}`);
+  report.line(`Node ${process.versions.node}; the machine is shared: CPU time, not wall time, and ratios from the same run`);
+
+  const python = pythonZarr();
+  let reference = {};
+  if (python.ok) {
+    const dir = mkdtempSync(join(tmpdir(), "zstd-encode-bench-"));
+    try {
+      const file = join(dir, "chunks.bin");
+      const all = new Uint8Array(chunks.length * chunks[0].length);
+      chunks.forEach((ch, i) => all.set(ch, i * ch.length));
+      writeFileSync(file, all);
+      reference = numcodecsMsPerMib(file, chunks[0].length, levels, REPS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    report.note(`numcodecs not measured: ${python.why}`);
+  }
+
+  const rows = [];
+  for (const level of levels) {
+    // Same bytes, or the comparison means nothing.
+    let compressed = 0;
+    for (const ch of chunks) {
+      const ts = zstdCompress(ch, level);
+      const wasm = zstdCompressWithKernel(ch, level, false, "bench");
+      if (wasm === undefined || wasm.length !== ts.length || wasm.some((b, i) => b !== ts[i])) {
+        throw new Error(`level ${level}: the kernel's frame differs from the TypeScript encoder's`);
+      }
+      compressed += ts.length;
+    }
+    const codec = createZstdCodec({ level, checksum: false });
+    const encodeAll = async () => {
+      for (const ch of chunks) await codec.encode(ch, { key: "bench" });
+    };
+    const times = { ts: [], wasm: [], codecTs: [], codecWasm: [] };
+    for (let r = 0; r < REPS; r++) {
+      // Interleaved, so load on the machine hits both sides alike.
+      times.wasm.push(cpuMs(() => chunks.forEach((ch) => zstdCompressWithKernel(ch, level, false, "bench"))));
+      times.ts.push(cpuMs(() => chunks.forEach((ch) => zstdCompress(ch, level))));
+      setWasmKernels(true);
+      times.codecWasm.push(await cpuMsAsync(encodeAll));
+      setWasmKernels(false);
+      times.codecTs.push(await cpuMsAsync(encodeAll));
+      setWasmKernels(true);
+    }
+    const per = (xs) => median(xs) / mib;
+    const wasm = per(times.wasm);
+    const ts = per(times.ts);
+    const codecWasm = per(times.codecWasm);
+    const codecTs = per(times.codecTs);
+    const c = reference[level];
+    rows.push([
+      level,
+      (mib * MiB / compressed).toFixed(3),
+      ts.toFixed(2),
+      wasm.toFixed(2),
+      ratio(ts / wasm),
+      codecTs.toFixed(2),
+      codecWasm.toFixed(2),
+      ratio(codecTs / codecWasm),
+      c === undefined ? "–" : c.toFixed(2),
+      c === undefined ? "–" : ratio(c / codecWasm),
+    ]);
+  }
+  report.table(
+    "CPU ms per MiB of input",
+    ["level", "ratio", "TS", "WASM", "TS / WASM", "codec TS", "codec WASM", "codec TS / WASM", "numcodecs (C)", "C / codec WASM"],
+    rows,
+    ["r", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
+  );
+  report.note("TS / WASM above 1: the kernel is faster. C / codec WASM above 1: the kernel-backed codec is faster than numcodecs' libzstd.");
+  report.finish();
+});
