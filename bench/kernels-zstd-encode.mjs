@@ -5,19 +5,25 @@
 //   - the raw encoders: zstdCompress (TypeScript) and the kernel (same bytes: checked);
 //   - the codec's whole encode (createZstdCodec(...).encode) with kernels on and off
 //     (setWasmKernels), which is what a write does per chunk;
-//   - numcodecs' Zstd (libzstd, C) on the same chunks, in Python, for reference.
-// Times are CPU milliseconds per MiB of input (process.cpuUsage: the machine is shared), the
-// median of the repetitions; ratios are TypeScript / WASM (the kernel's speed-up).
+//   - numcodecs' Zstd (libzstd, C) on the same chunks, in Python, for reference;
+//   - whole writes of the array (bench/write.mjs's writers, zstd level 1, each in a process of
+//     its own): @zarr with kernels on and off (ZARR_WASM=0), zarrita.js and zarr-python, as CPU
+//     seconds per write: the process's CPU time (bench/lib/rusage.py) for 1 + R writes minus
+//     that for 1 write, so start-up and generating the values cancel out.
+// Times are CPU time (the machine is shared: wall times swing with other jobs), medians of the
+// repetitions; ratios are TypeScript / WASM (the kernel's speed-up) or peer / @zarr.
 //
 //   node bench/kernels-zstd-encode.mjs                  16 chunks of the 8192×8192 array, 5 repetitions
 //   node bench/kernels-zstd-encode.mjs --quick          4 chunks, 1 repetition
 //   options: --levels 1,3,5  --chunks K  --size N  --chunk C  --reps R  --json FILE
+//            --write-size N (default 4096: a 64 MiB array; 0 skips the whole writes)  --write-reps R (default 3)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { MiB, PYTHON, REPO, main, parseArgs, pythonZarr, reps, size } from "./lib/common.mjs";
+import { LIB, loadZarrita, MiB, main, NODE, PYTHON, parseArgs, pythonZarr, REPO, reps, size } from "./lib/common.mjs";
+import { variant } from "./lib/data.mjs";
 import { Report, ratio } from "./lib/output.mjs";
 
 const dist = (pkg, file = "index.js") => pathToFileURL(join(REPO, "packages", pkg, "dist", file)).href;
@@ -78,6 +84,37 @@ print(json.dumps(out))
   return JSON.parse(text);
 }
 
+/** CPU seconds (user + system) of a process running `command` (bench/lib/rusage.py). */
+function processCpu(command, env = {}) {
+  const out = execFileSync(PYTHON, [join(LIB, "rusage.py"), ...command], { encoding: "utf8", env: { ...process.env, ...env } });
+  const r = JSON.parse(out);
+  if (r.status !== 0) throw new Error(`${command.join(" ")} failed: ${r.stderr.trim().split("\n").pop()}`);
+  return r.utime + r.stime;
+}
+
+/**
+ * CPU seconds per write of the n×n array in c×c chunks (zstd level 1) by each writer, each in
+ * a process of its own: (CPU of 1 + reps writes − CPU of 1 write) / reps, median of `rounds`.
+ */
+function wholeWrites(n, c, repetitions, rounds, dir) {
+  const zstd = variant("zstd");
+  const writers = {
+    "@zarr (kernel)": (r) => processCpu([NODE, join(LIB, "write-child.mjs"), "@zarr", "zstd", String(n), String(c), String(r), join(dir, "a")]),
+    "@zarr (TypeScript)": (r) =>
+      processCpu([NODE, join(LIB, "write-child.mjs"), "@zarr", "zstd", String(n), String(c), String(r), join(dir, "b")], { ZARR_WASM: "0" }),
+    "zarrita.js": (r) => processCpu([NODE, join(LIB, "write-child.mjs"), "zarrita.js", "zstd", String(n), String(c), String(r), join(dir, "c")]),
+    "zarr-python": (r) =>
+      processCpu([PYTHON, join(LIB, "zarr_python.py"), "time-write", join(dir, "d"), String(n), String(c), JSON.stringify(zstd.v2), String(r)]),
+  };
+  const perWrite = {};
+  for (const name of Object.keys(writers)) perWrite[name] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Interleaved, so load on the machine hits every writer alike.
+    for (const [name, run] of Object.entries(writers)) perWrite[name].push((run(1 + repetitions) - run(1)) / repetitions);
+  }
+  return Object.fromEntries(Object.entries(perWrite).map(([name, xs]) => [name, median(xs)]));
+}
+
 await main(async () => {
   const args = parseArgs();
   const { n: N, c: C } = size(args, { n: 8192, c: 512 }, { n: 8192, c: 512 });
@@ -108,7 +145,7 @@ await main(async () => {
     try {
       const file = join(dir, "chunks.bin");
       const all = new Uint8Array(chunks.length * chunks[0].length);
-      chunks.forEach((ch, i) => all.set(ch, i * ch.length));
+      for (const [i, ch] of chunks.entries()) all.set(ch, i * ch.length);
       writeFileSync(file, all);
       reference = numcodecsMsPerMib(file, chunks[0].length, levels, REPS);
     } finally {
@@ -137,8 +174,16 @@ await main(async () => {
     const times = { ts: [], wasm: [], codecTs: [], codecWasm: [] };
     for (let r = 0; r < REPS; r++) {
       // Interleaved, so load on the machine hits both sides alike.
-      times.wasm.push(cpuMs(() => chunks.forEach((ch) => zstdCompressWithKernel(ch, level, false, "bench"))));
-      times.ts.push(cpuMs(() => chunks.forEach((ch) => zstdCompress(ch, level))));
+      times.wasm.push(
+        cpuMs(() => {
+          for (const ch of chunks) zstdCompressWithKernel(ch, level, false, "bench");
+        }),
+      );
+      times.ts.push(
+        cpuMs(() => {
+          for (const ch of chunks) zstdCompress(ch, level);
+        }),
+      );
       setWasmKernels(true);
       times.codecWasm.push(await cpuMsAsync(encodeAll));
       setWasmKernels(false);
@@ -171,5 +216,29 @@ await main(async () => {
     ["r", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
   );
   report.note("TS / WASM above 1: the kernel is faster. C / codec WASM above 1: the kernel-backed codec is faster than numcodecs' libzstd.");
+
+  const writeSize = args.number("--write-size", args.quick ? 1024 : 4096);
+  if (writeSize > 0) {
+    const zarrita = await loadZarrita();
+    if (!python.ok || !zarrita.ok) {
+      report.note(`whole writes not measured: ${python.ok ? zarrita.why : python.why}`);
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), "zstd-encode-writes-"));
+      try {
+        const cpu = wholeWrites(writeSize, Math.min(C, writeSize), Math.max(1, args.number("--write-reps", args.quick ? 1 : 3)), REPS, dir);
+        const ours = cpu["@zarr (kernel)"];
+        report.table(
+          `Whole writes, zstd level 1: CPU seconds per write of a ${writeSize}×${writeSize} float32 array (${(writeSize * writeSize * 4) / MiB} MiB), each writer in its own process`,
+          ["writer", "CPU s per write", "this / @zarr (kernel)"],
+          Object.entries(cpu).map(([name, s]) => [name, s.toFixed(3), name === "@zarr (kernel)" ? "" : ratio(s / ours)]),
+          ["l", "r", "r"],
+        );
+        report.target({ name: "whole write, zstd, CPU: zarr-python / @zarr", value: cpu["zarr-python"] / ours, op: "≥", limit: 1 });
+        report.target({ name: "whole write, zstd, CPU: zarrita.js / @zarr", value: cpu["zarrita.js"] / ours, op: "≥", limit: 2 });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
   report.finish();
 });

@@ -196,26 +196,22 @@ static inline void fse_encode(BitWriter *w, const FseCTable *t, i32 *state, u32 
   *state = t->state_table[(st >> nb_out) + t->delta_find_state[symbol]];
 }
 
-/** An FSE decoding table (to replay how decoders read the Huffman weights). */
-typedef struct {
-  u8 symbol[FSE_MAX_TABLE];
-  u8 nb_bits[FSE_MAX_TABLE];
-  u16 baseline[FSE_MAX_TABLE];
-} FseDTable;
+/** An FSE decoding table (to replay how decoders read the Huffman weights): per state its symbol, bits and baseline. */
+typedef struct { u8 symbol[FSE_MAX_TABLE], nb_bits[FSE_MAX_TABLE]; u16 baseline[FSE_MAX_TABLE]; } FseDTable;
 
 static void build_decoding_table(const i16 *norm, i32 max_symbol, u32 table_log, FseDTable *t) {
-  i32 table_size = 1 << table_log;
-  u16 next_state[FSE_MAX_SYMBOLS];
   spread_symbols(norm, max_symbol, table_log, t->symbol);
+  u32 table_size = 1u << table_log;
+  u16 next_state[FSE_MAX_SYMBOLS];
   for (i32 s = 0; s <= max_symbol; s++) next_state[s] = (u16)(norm[s] < 0 ? 1 : norm[s]);
   // Kept scalar: each state bumps its symbol's counter, which clang 14's loop vectorizer
   // (-O3 -msimd128) gets wrong once this is inlined: the weights then fail to decode back.
 #pragma clang loop vectorize(disable)
-  for (i32 u = 0; u < table_size; u++) {
+  for (u32 u = 0; u < table_size; u++) {
     u32 s = t->symbol[u];
     u32 ns = next_state[s]++;
     u32 nb = table_log - (u32)high_bit(ns);
     t->nb_bits[u] = (u8)nb;
-    t->baseline[u] = (u16)((ns << nb) - (u32)table_size);
+    t->baseline[u] = (u16)((ns << nb) - table_size);
   }
 }

@@ -33,31 +33,23 @@ static const u16 LEVEL_TABLE[22][6] = {
     {26, 22, 23, 256, 2, 4096},  {27, 22, 24, 320, 2, 8192},
 };
 
+// Negative levels: the fast strategy (its step grows with -level).
+static const u16 NEGATIVE_LEVELS[6] = {19, 15, 0, 1, 0, 0};
+
 /** Parameters of `level` (already in MIN_LEVEL..MAX_LEVEL). */
 static LevelParams level_params(i32 level) {
   LevelParams p;
   if (level == 0) level = DEFAULT_LEVEL;
-  if (level < 0) {
-    // Negative levels: the fast strategy skipping ahead faster; -level is the step.
-    p.window_log = 19;
-    p.hash_log = 15;
-    p.chain_log = 0;
-    p.search_depth = 1;
-    p.lazy_depth = 0;
-    p.target_length = 0;
-    p.step = min_i32(-level, 64) + 1;
-    p.huffman_literals = level > -8;
-    return p;
-  }
-  const u16 *row = LEVEL_TABLE[level - 1];
+  const u16 *row = level < 0 ? NEGATIVE_LEVELS : LEVEL_TABLE[level - 1];
   p.window_log = row[0];
   p.hash_log = row[1];
   p.chain_log = row[2];
   p.search_depth = row[3];
   p.lazy_depth = row[4];
   p.target_length = row[5];
-  p.step = 1;
-  p.huffman_literals = 1;
+  p.step = level < 0 ? min_i32(-level, 64) + 1 : 1;
+  // The fastest levels store literals raw.
+  p.huffman_literals = level > -8;
   return p;
 }
 
@@ -297,27 +289,23 @@ static i32 mf_lazy(MatchFinder *m, i32 start, i32 end, SequenceStore *store) {
     i32 length = m->found_length;
     i32 offset = m->found_offset;
     i32 gain = m->found_gain;
-    // Lazy evaluation: a better match one or two bytes later wins over this one.
-    while (depth > 0 && ip + 1 <= ilimit) {
-      mf_search(m, ip + 1, ip + 1 - anchor, end);
-      if (m->found_length >= MIN_MATCH && m->found_gain > gain + 4) {
-        ip += 1;
-        length = m->found_length;
-        offset = m->found_offset;
-        gain = m->found_gain;
-        continue;
-      }
-      if (depth > 1 && ip + 2 <= ilimit) {
-        mf_search(m, ip + 2, ip + 2 - anchor, end);
-        if (m->found_length >= MIN_MATCH && m->found_gain > gain + 7) {
-          ip += 2;
-          length = m->found_length;
-          offset = m->found_offset;
-          gain = m->found_gain;
-          continue;
+    // Lazy evaluation: a better match one (then two) bytes later wins over this one, by more
+    // than LAZY_MARGIN[k] points.
+    static const i32 LAZY_MARGIN[3] = {0, 4, 7};
+    for (;;) {
+      i32 ahead = 0;
+      for (i32 k = 1; k <= depth && ip + k <= ilimit; k++) {
+        mf_search(m, ip + k, ip + k - anchor, end);
+        if (m->found_length >= MIN_MATCH && m->found_gain > gain + LAZY_MARGIN[k]) {
+          ahead = k;
+          break;
         }
       }
-      break;
+      if (ahead == 0) break;
+      ip += ahead;
+      length = m->found_length;
+      offset = m->found_offset;
+      gain = m->found_gain;
     }
     while (ip > anchor && ip - offset > 0 && src[ip - 1] == src[ip - offset - 1]) {
       ip--;
@@ -328,6 +316,27 @@ static i32 mf_lazy(MatchFinder *m, i32 start, i32 end, SequenceStore *store) {
     anchor = ip;
   }
   return anchor;
+}
+
+/** A finder over src[0..n) with its tables in `head` and `chain` (zeroed here). */
+static void mf_init(MatchFinder *m, const u8 *src, u32 n, const LevelParams *params, u32 window_size, i32 *head, i32 *chain) {
+  u32 hash_log;
+  u32 chain_log;
+  table_logs(params, n, &hash_log, &chain_log);
+  __builtin_memset(m, 0, sizeof *m);
+  m->src = src;
+  m->n = (i32)n;
+  m->params = *params;
+  m->head = head;
+  m->chain = chain;
+  m->hash_shift = 32 - hash_log;
+  m->chain_size = chain_log == 0 ? 0 : 1 << chain_log;
+  m->chain_mask = m->chain_size - 1;
+  m->max_distance = (i32)window_size - 1;
+  // The decoder's initial repeat offsets (RFC 8878 §3.1.2.5).
+  m->rep0 = 1, m->rep1 = 4, m->rep2 = 8;
+  __builtin_memset(head, 0, 4u << hash_log);
+  if (chain_log != 0) __builtin_memset(chain, 0, 4u << chain_log);
 }
 
 /** Appends the sequences and literals of src[start..end) to `store`. */

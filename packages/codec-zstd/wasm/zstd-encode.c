@@ -41,8 +41,6 @@ typedef struct {
   u32 block;
   u32 head;
   u32 chain;
-  u32 head_bytes;
-  u32 chain_bytes;
   u32 total;
 } Layout;
 
@@ -71,11 +69,9 @@ static Layout layout(u32 n, const LevelParams *p) {
   l.block = at;
   at = align16(at + BLOCK_SCRATCH);
   l.head = at;
-  l.head_bytes = 4u << hash_log;
-  at = align16(at + l.head_bytes);
+  at = align16(at + (4u << hash_log));
   l.chain = at;
-  l.chain_bytes = chain_log == 0 ? 0 : 4u << chain_log;
-  at = align16(at + l.chain_bytes);
+  at = align16(at + (chain_log == 0 ? 0 : 4u << chain_log));
   l.total = at;
   return l;
 }
@@ -172,28 +168,8 @@ __attribute__((export_name("zstd_encode"))) i32 zstd_encode(const u8 *src, u32 n
     PredefinedTables predefined;
     build_predefined_tables(&predefined);
 
-    u32 hash_log;
-    u32 chain_log;
-    table_logs(&params, n, &hash_log, &chain_log);
     MatchFinder finder;
-    finder.src = src;
-    finder.n = (i32)n;
-    finder.params = params;
-    finder.head = (i32 *)(work + l.head);
-    finder.chain = (i32 *)(work + l.chain);
-    __builtin_memset(finder.head, 0, l.head_bytes);
-    if (l.chain_bytes != 0) __builtin_memset(finder.chain, 0, l.chain_bytes);
-    finder.hash_shift = 32 - hash_log;
-    finder.chain_size = chain_log == 0 ? 0 : 1 << chain_log;
-    finder.chain_mask = finder.chain_size - 1;
-    finder.max_distance = (i32)window_size - 1;
-    finder.next_to_update = 0;
-    finder.found_length = 0;
-    finder.found_offset = 0;
-    finder.found_gain = 0;
-    finder.rep0 = 1;
-    finder.rep1 = 4;
-    finder.rep2 = 8;
+    mf_init(&finder, src, n, &params, window_size, (i32 *)(work + l.head), (i32 *)(work + l.chain));
 
     for (u32 start = 0; start < n; start += MAX_BLOCK_SIZE) {
       u32 end = n - start > MAX_BLOCK_SIZE ? start + MAX_BLOCK_SIZE : n;
