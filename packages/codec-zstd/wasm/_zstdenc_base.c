@@ -32,6 +32,10 @@ typedef long long i64;
 #define FSE_MAX_SYMBOLS 64
 #define FSE_MAX_TABLE (1 << 9)
 
+// Per-block stages stay out of line: V8 compiles several mid-size functions with its optimising
+// tier much faster than one huge function, and that compilation runs during the first calls.
+#define STAGE __attribute__((noinline)) static
+
 static inline u32 load32(const u8 *p) {
   u32 v;
   __builtin_memcpy(&v, p, 4);

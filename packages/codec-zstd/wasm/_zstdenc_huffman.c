@@ -15,7 +15,7 @@ typedef struct {
 } HuffmanTable;
 
 /** Builds the code for `counts[0..255]` (at least two byte values present). */
-static void build_huffman_table(const u32 *counts, HuffmanTable *t) {
+STAGE void build_huffman_table(const u32 *counts, HuffmanTable *t) {
   u32 keys[256];
   u16 symbols[256];
   u32 weight[512];
@@ -262,7 +262,7 @@ static i32 write_compressed_weights(const u8 *weights, i32 n, i32 max_weight, u8
  * Writes the Huffman tree description at `out[pos]`; returns the end position, or -1 when
  * the weights cannot be described (the caller then stores literals raw).
  */
-static i32 write_tree_description(const HuffmanTable *t, u8 *out, u32 pos) {
+STAGE i32 write_tree_description(const HuffmanTable *t, u8 *out, u32 pos) {
   u8 weights[256];
   i32 nb_weights = t->max_symbol;  // the last symbol's weight is implied
   for (i32 s = 0; s < nb_weights; s++) {
@@ -370,7 +370,7 @@ static u32 write_huffman_stream(const u8 *src, u32 start, u32 end, const Huffman
  * are written in lockstep: four independent bit positions keep the processor busy where one
  * stream is a chain of dependent shifts.
  */
-static void write_huffman_streams4(const u8 *lits, u32 n, const u32 *sizes, const HuffmanTable *t, u8 *out, u32 pos) {
+STAGE void write_huffman_streams4(const u8 *lits, u32 n, const u32 *sizes, const HuffmanTable *t, u8 *out, u32 pos) {
   u64 packed[256];
   huf_entries(t, packed);
   u32 segment = (n + 3) >> 2;

@@ -12,7 +12,7 @@
  * (segment = ceil(n / 4)), and their sum in `counts`. Four tables also keep runs of one byte
  * from waiting on the previous increment of the same counter.
  */
-static void count_segments(const u8 *lits, u32 n, u32 (*segments)[256], u32 *counts) {
+STAGE void count_segments(const u8 *lits, u32 n, u32 (*segments)[256], u32 *counts) {
   u32 segment = (n + 3) >> 2;
   u32 start[4];
   u32 length[4];
@@ -69,7 +69,7 @@ static u32 write_raw_literals(const u8 *lits, u32 n, u8 *out, u32 pos) {
  * Writes the literals section for `lits[0..n)` at `out[pos]`, the smallest of raw, RLE and
  * Huffman; returns the end position. `out` needs room for the raw form plus 256 bytes.
  */
-static u32 write_literals(const u8 *lits, u32 n, u8 *out, u32 pos, i32 allow_huffman) {
+STAGE u32 write_literals(const u8 *lits, u32 n, u8 *out, u32 pos, i32 allow_huffman) {
   u32 segments[4][256];
   u32 counts[256];
   HuffmanTable table;

@@ -147,7 +147,7 @@ static void mf_emit(MatchFinder *m, SequenceStore *store, i32 anchor, i32 ip, i3
 }
 
 /** The fast strategy over [start, end); returns the anchor (start of the pending literals). */
-static i32 mf_fast(MatchFinder *m, i32 start, i32 end, SequenceStore *store) {
+STAGE i32 mf_fast(MatchFinder *m, i32 start, i32 end, SequenceStore *store) {
   const u8 *src = m->src;
   i32 *head = m->head;
   i32 max_distance = m->max_distance;
@@ -205,7 +205,7 @@ static inline void mf_insert_up_to(MatchFinder *m, i32 target) {
  * Best match at `ip` (with `ll` pending literals) among the repeat offsets and the hash
  * chain: sets found_length (0 if none), found_offset and found_gain.
  */
-static void mf_search(MatchFinder *m, i32 ip, i32 ll, i32 end) {
+STAGE void mf_search(MatchFinder *m, i32 ip, i32 ll, i32 end) {
   const u8 *src = m->src;
   i32 max_length = end - ip;
   i32 max_distance = m->max_distance;
@@ -274,7 +274,7 @@ static void mf_search(MatchFinder *m, i32 ip, i32 ll, i32 end) {
 }
 
 /** Greedy or lazy matching over hash chains; returns the anchor. */
-static i32 mf_lazy(MatchFinder *m, i32 start, i32 end, SequenceStore *store) {
+STAGE i32 mf_lazy(MatchFinder *m, i32 start, i32 end, SequenceStore *store) {
   const u8 *src = m->src;
   i32 depth = m->params.lazy_depth;
   i32 ilimit = end - MIN_MATCH;

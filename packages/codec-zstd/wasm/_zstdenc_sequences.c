@@ -132,7 +132,7 @@ static u32 encode_bitstream(const SequenceStore *store, const SequenceScratch *s
 }
 
 /** Writes the sequences section for `store` at `out[pos]`; returns the end position. */
-static u32 write_sequences(const SequenceStore *store, SequenceScratch *sc, const PredefinedTables *pre, u8 *out,
+STAGE u32 write_sequences(const SequenceStore *store, SequenceScratch *sc, const PredefinedTables *pre, u8 *out,
                            u32 pos) {
   u32 nb = store->nb_seq;
   if (nb < 128) {

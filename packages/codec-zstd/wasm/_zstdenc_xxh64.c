@@ -13,7 +13,7 @@ static inline u64 xxh_round(u64 acc, u64 input) { return rotl64(acc + input * XX
 
 static inline u64 xxh_merge(u64 h, u64 v) { return (h ^ xxh_round(0, v)) * XXH_P1 + XXH_P4; }
 
-static u64 xxh64(const u8 *p, u32 len) {
+STAGE u64 xxh64(const u8 *p, u32 len) {
   const u8 *end = p + len;
   u64 h;
   if (len >= 32) {
