@@ -14,12 +14,12 @@ import { once } from "node:events";
 import { mkdirSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import http from "node:http";
-import { tmpdir } from "node:os";
 import { join, normalize, sep } from "node:path";
 import { createArray, get, open, set, slice } from "@zarr/all";
 import { FileSystemStore } from "@zarr/store-fs";
 import { HttpStore } from "@zarr/store-http";
 import { main, parseArgs, reps as repsOf, requireBuilt } from "./lib/common.mjs";
+import { dataRoot } from "./lib/data.mjs";
 import { median } from "./lib/measure.mjs";
 import { count, Report, ratio, seconds } from "./lib/output.mjs";
 
@@ -105,7 +105,7 @@ await main(async () => {
   const latency = args.number("--latency", 20);
   const reps = repsOf(args, 5);
   const report = new Report({ script: import.meta.filename, title: "Many tile reads of one shard over HTTP (`coalesce.mjs`)", args });
-  const dir = join(tmpdir(), "zarr-bench", "coalesce");
+  const dir = join(dataRoot(), "coalesce");
   await makeData(dir);
   const server = await serve(dir, latency);
   try {
