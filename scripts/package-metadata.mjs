@@ -43,6 +43,7 @@ const KEYWORDS = {
   "store-azure": ["store", "azure", "azure-blob-storage", "abfs"],
   "store-utils": ["store", "cache", "logging"],
   "store-zip": ["store", "zip"],
+  "store-references": ["store", "kerchunk", "virtualizarr", "references", "netcdf", "hdf5"],
   "v2-compat": ["zarr-v2", "numcodecs", "conversion"],
 };
 
