@@ -1,0 +1,12 @@
+/**
+ * @zarr/maplibre: GeoZarr (Multiscale) Datasets as Web Mercator raster tiles. A pure tile
+ * function (values with a validity mask, or RGBA through a colour map), the MapLibre GL JS
+ * protocol handler rendering in a worker pool, and a legend element.
+ */
+export { COLORMAPS, type Colormap, type ColormapName, colormapTable, colourIndex, colourise } from "./colormap.js";
+export { type CrsRoute, crsRoute } from "./data-crs.js";
+export { type Resampling, sampleTile, type TileValues } from "./sample.js";
+export { openTileSource, type SourceLevel, type TileSource, type TileSourceOptions } from "./source.js";
+export { type RenderTileOptions, renderTile, type TileValuesOptions, tileValues } from "./tile.js";
+export { chooseTileLevel, readTileInput, type SampleArray, type TileInput } from "./tile-read.js";
+export { checkTile, EARTH_RADIUS, HALF_WORLD, lonLatToMercator, mercatorLat, mercatorLon, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";
