@@ -51,7 +51,7 @@ async function datasetOf(grid: Grid, chunk = 64): Promise<MemoryStore> {
     fillValue: grid.nodata ?? 0,
     attributes,
   });
-  await set(arr, null, grid.data);
+  await set(arr, null, grid.data as Float32Array);
   return store;
 }
 
