@@ -21,6 +21,7 @@ import {
 import { type JsonValue, type Store, ZarrError } from "@zarr/spec";
 import { type CrsRoute, crsRoute, type MercatorTransforms, mercatorTransforms } from "./data-crs.js";
 import { valueRangeOf } from "./value-range.js";
+import { HALF_WORLD } from "./web-mercator.js";
 
 /** Options of {@link openTileSource}. */
 export interface TileSourceOptions {
@@ -153,7 +154,7 @@ export async function openTileSource(source: Store | ZarrGroup | ZarrArray | Geo
     if (geo.transform === undefined) missing.push("an affine transform (spatial:transform)");
     if (geo.roles === undefined || geo.shape === undefined) missing.push("spatial dimensions (spatial:dimensions)");
     if (missing.length > 0 || geo.crs === undefined || geo.transform === undefined || geo.roles === undefined || geo.shape === undefined) {
-      throw new ZarrError("INVALID_ARGUMENT", `"${h.storePath(path) || "/"}" is not georeferenced: it has no ${missing.join(", no ")}`, { key: h.storePath(path) });
+      throw new ZarrError("INVALID_ARGUMENT", `"${h.storePath(path) || "/"}" is not georeferenced: it lacks ${missing.join(", ")}`, { key: h.storePath(path) });
     }
     crs ??= geo.crs;
     const t = geo.transform;
@@ -185,7 +186,21 @@ export async function openTileSource(source: Store | ZarrGroup | ZarrArray | Geo
   const transforms = await mercatorTransforms(route, options.reprojector);
   const o = finest.registration === "node" ? -0.5 : 0;
   const extent = boundsOf(finest.transform, o, o, finest.shape[1] + o, finest.shape[0] + o);
-  const mercatorExtent = reprojectBbox(extent, transforms.toMercator, 41);
+  const mercatorExtent: [number, number, number, number] = [...reprojectBbox(extent, transforms.toMercator, 41)];
+  if (route.kind === "reproject") {
+    // A curved footprint bulges between the densified points: a margin keeps its pixels.
+    const mx = (mercatorExtent[2] - mercatorExtent[0]) * 0.005;
+    const my = (mercatorExtent[3] - mercatorExtent[1]) * 0.005;
+    mercatorExtent[0] -= mx;
+    mercatorExtent[1] -= my;
+    mercatorExtent[2] += mx;
+    mercatorExtent[3] += my;
+  }
+  // Longitudes beyond ±180° (a 0–360° grid) meet tiles only once wrapped: every x may hold data.
+  if (route.kind === "lonlat" && (extent[0] < -180 || extent[2] > 180)) {
+    mercatorExtent[0] = -HALF_WORLD;
+    mercatorExtent[2] = HALF_WORLD;
+  }
 
   const select = resolveSelect(finest, options.select ?? {});
   const nodata = resolveNodata(attributes, options.nodata, options.nodata === "fill_value" ? (await finest.array()).fillValue : undefined);

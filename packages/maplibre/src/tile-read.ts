@@ -7,6 +7,7 @@ import { type DimSelection, get, slice } from "@zarr/core";
 import { type Affine, type BBox, invertAffine, reprojectBbox } from "@zarr/geozarr";
 import { ZarrError } from "@zarr/spec";
 import type { CrsRoute } from "./data-crs.js";
+import type { Resampling } from "./sample.js";
 import type { SourceLevel, TileSource } from "./source.js";
 import { checkTile, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";
 
@@ -79,7 +80,11 @@ function dataBox(source: TileSource, box: BBox): { box: BBox; allColumns: boolea
  * Reads what a tile needs, or `undefined` when the tile is outside the data (a transparent
  * tile, not an error).
  */
-export async function readTileInput(source: TileSource, tile: TileCoord, options: { signal?: AbortSignal } = {}): Promise<TileInput | undefined> {
+export async function readTileInput(
+  source: TileSource,
+  tile: TileCoord,
+  options: { signal?: AbortSignal; resampling?: Resampling } = {},
+): Promise<TileInput | undefined> {
   checkTile(tile);
   const clip = intersect(tileBounds(tile), source.mercatorExtent);
   if (clip === undefined) return undefined;
@@ -92,11 +97,14 @@ export async function readTileInput(source: TileSource, tile: TileCoord, options
   if (!corners.every(([u, v]) => Number.isFinite(u) && Number.isFinite(v))) return undefined;
   const us = corners.map((c) => c[0] + o);
   const vs = corners.map((c) => c[1] + o);
-  // One pixel of margin: bilinear's neighbours, and rounding of the box's edges.
-  const colStart = allColumns ? 0 : Math.max(0, Math.floor(Math.min(...us)) - 1);
-  const colStop = allColumns ? w : Math.min(w, Math.ceil(Math.max(...us)) + 1);
-  const rowStart = Math.max(0, Math.floor(Math.min(...vs)) - 1);
-  const rowStop = Math.min(h, Math.ceil(Math.max(...vs)) + 1);
+  // A pixel of margin for bilinear's neighbours and for a reprojected box's densified
+  // edges; nearest on an exact box needs none (and reads no chunk beyond the tile's).
+  // (Pixel centres lie half a tile pixel inside the box: a box edge rounded past a grid line by 1e-9 adds no pixel.)
+  const m = options.resampling === "bilinear" || source.route.kind === "reproject" ? 1 : 0;
+  const colStart = allColumns ? 0 : Math.max(0, Math.floor(Math.min(...us) + 1e-9) - m);
+  const colStop = allColumns ? w : Math.min(w, Math.ceil(Math.max(...us) - 1e-9) + m);
+  const rowStart = Math.max(0, Math.floor(Math.min(...vs) + 1e-9) - m);
+  const rowStop = Math.min(h, Math.ceil(Math.max(...vs) - 1e-9) + m);
   if (!(colStart < colStop && rowStart < rowStop)) return undefined;
 
   const array = await level.array();
