@@ -7,7 +7,7 @@ export { COLORMAPS, type Colormap, type ColormapName, colormapTable, colourIndex
 export { type CrsRoute, crsRoute } from "./data-crs.js";
 export { createLegend, type LegendOptions, legendGradient } from "./legend.js";
 export { type GeozarrProtocol, type GeozarrProtocolOptions, geozarrProtocol, type ProtocolLayer, parseTileUrl } from "./protocol.js";
-export { type Resampling, sampleTile, type TileValues } from "./sample.js";
+export { DEFAULT_REPROJECTION_ERROR, type Resampling, type SampleOptions, sampleTile, type TileValues } from "./sample.js";
 export { openTileSource, type SourceLevel, type TileSource, type TileSourceOptions } from "./source.js";
 export { type RenderTileOptions, renderTile, type TileValuesOptions, tileValues } from "./tile.js";
 export { chooseTileLevel, readTileInput, type SampleArray, type TileInput } from "./tile-read.js";

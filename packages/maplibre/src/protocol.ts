@@ -23,6 +23,8 @@ export interface ProtocolLayer {
   range?: readonly [number, number];
   /** Default `"nearest"`. */
   resampling?: Resampling;
+  /** See `SampleOptions.reprojectionError` (default 0.01 source pixel). */
+  reprojectionError?: number;
 }
 
 /** Options of {@link geozarrProtocol}. */
@@ -100,10 +102,11 @@ export function geozarrProtocol(options: GeozarrProtocolOptions = {}): GeozarrPr
       return colourise(empty.values, empty.valid, range, table);
     }
     if (options.workers === undefined) {
-      const { values, valid } = sampleTile(input, layer.source.transforms.toData, layer.resampling);
+      const { values, valid } = sampleTile(input, layer.source.transforms.toData, layer);
       return colourise(values, valid, range, table);
     }
     const settings: TilePaint = { range, table, resampling: layer.resampling ?? "nearest" };
+    if (layer.reprojectionError !== undefined) settings.reprojectionError = layer.reprojectionError;
     const transfer = ownsBuffer(input.data) ? [input.data.buffer as ArrayBuffer] : [];
     return options.workers.run<Uint8ClampedArray>(taskModule, "paintTile", [input, settings], transfer, { signal });
   }

@@ -179,6 +179,9 @@ export async function openTileSource(source: Store | ZarrGroup | ZarrArray | Geo
     });
   }
   levels.sort((a, b) => a.resolution - b.resolution);
+  // Every level's array metadata now, in parallel (one round trip over HTTP), so a tile's
+  // reads are its chunks only.
+  await Promise.all(levels.map((l) => l.array()));
   const finest = levels[0];
   const attributes = (h.node(assets.find((a) => h.storePath(a.path) === finest.arrayPath)?.path ?? "")?.attributes ?? {}) as Record<string, JsonValue>;
 

@@ -20,12 +20,11 @@ import type { PointTransform, Reprojector } from "@zarr/geozarr";
 import { takesCallContext, throwIfAborted, type WorkerCallContext } from "@zarr/spec";
 import { colourise } from "./colormap.js";
 import { mercatorTransforms } from "./data-crs.js";
-import { type Resampling, sampleTile } from "./sample.js";
+import { type SampleOptions, sampleTile } from "./sample.js";
 import type { TileInput } from "./tile-read.js";
 
 /** How a tile is coloured: plain data, so it crosses to a worker. */
-export interface TilePaint {
-  resampling?: Resampling;
+export interface TilePaint extends SampleOptions {
   range: readonly [number, number];
   /** 256 RGBA entries (see `colormapTable`). */
   table: Uint8Array;
@@ -60,6 +59,6 @@ async function toDataOf(input: TileInput): Promise<PointTransform | undefined> {
 export const paintTile = takesCallContext(async (input: TileInput, paint: TilePaint, context?: WorkerCallContext): Promise<Uint8ClampedArray> => {
   const toData = await toDataOf(input);
   throwIfAborted(context?.signal);
-  const { values, valid } = sampleTile(input, toData, paint.resampling);
+  const { values, valid } = sampleTile(input, toData, paint);
   return colourise(values, valid, paint.range, paint.table);
 });

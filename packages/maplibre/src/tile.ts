@@ -1,14 +1,12 @@
 /** The tile function: a GeoZarr variable as a 256 × 256 Web Mercator tile, values or colours. */
 import { type Colormap, colormapTable, colourise } from "./colormap.js";
-import { emptyTileValues, type Resampling, sampleTile, type TileValues } from "./sample.js";
+import { emptyTileValues, type SampleOptions, sampleTile, type TileValues } from "./sample.js";
 import type { TileSource } from "./source.js";
 import { readTileInput } from "./tile-read.js";
 import type { TileCoord } from "./web-mercator.js";
 
 /** Options of {@link tileValues}. */
-export interface TileValuesOptions {
-  /** `"nearest"` (default) or `"bilinear"`. */
-  resampling?: Resampling;
+export interface TileValuesOptions extends SampleOptions {
   signal?: AbortSignal;
 }
 
@@ -36,7 +34,7 @@ export interface RenderTileOptions extends TileValuesOptions {
 export async function tileValues(source: TileSource, tile: TileCoord, options: TileValuesOptions = {}): Promise<TileValues> {
   const input = await readTileInput(source, tile, options);
   if (input === undefined) return emptyTileValues();
-  return sampleTile(input, source.transforms.toData, options.resampling);
+  return sampleTile(input, source.transforms.toData, options);
 }
 
 /**

@@ -4,7 +4,8 @@
  * zooms equals `gdalwarp -t_srs EPSG:3857 -te <tile> -ts 256 256 -r near` of the same grid,
  * validity included, except pixel centres within 1e-6 pixel of a source pixel edge (where
  * rounding decides the side). The pixel positions used for that exclusion are computed
- * here with proj4 directly, not with the library.
+ * here with proj4 directly, not with the library. With the default interpolated
+ * reprojection (0.01 pixel, as gdalwarp's -et), the same holds outside 0.01 pixel of an edge.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,7 @@ import { proj4Reprojector } from "@zarr/geozarr/proj4";
 import proj4 from "proj4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haveGdal, skipWithout } from "../../../scripts/test-env.mjs";
-import { openTileSource, type TileCoord, type TileSource, tileBounds, tileValues } from "../src/index.js";
+import { DEFAULT_REPROJECTION_ERROR, openTileSource, type TileCoord, type TileSource, type TileValues, tileBounds, tileValues } from "../src/index.js";
 import { GDAL_EMPTY, gdalwarpTile, type Samples, writeVrt } from "./gdal-reference.js";
 
 const missing = skipWithout(haveGdal(), "GDAL (gdal-bin)");
@@ -76,25 +77,23 @@ interface Comparison {
 }
 
 /**
- * Compares one tile. `grid` is the level GDAL warps (the one the tile function read);
- * the exclusion of near-edge centres uses proj4 and the grid's own inverse transform.
+ * Compares one tile. `grid` is the level GDAL warped (the one the tile function read);
+ * pixel centres within `edge` source pixels of a pixel edge are left out, found with proj4
+ * and the grid's own inverse transform.
  */
-async function compareTile(source: TileSource, tile: TileCoord, grid: Grid, vrt: string, dir: string): Promise<Comparison & { level?: string }> {
-  const ours = await tileValues(source, tile);
-  const gdal = gdalwarpTile(dir, vrt, tileBounds(tile), `t${tile.z}-${tile.x}-${tile.y}`);
+function compareTile(ours: TileValues, gdal: Float64Array, tile: TileCoord, grid: Grid, edge: number): Comparison {
   const [x0, , x1, y1] = tileBounds(tile);
   const res = (x1 - x0) / 256;
   const to = grid.srs === "EPSG:3857" ? (p: number[]) => p : (p: number[]) => proj4("EPSG:3857", grid.srs).forward(p);
   const [a, b, c, d, e, f] = grid.transform;
   const det = a * e - b * d;
-  const out: Comparison & { level?: string } = { compared: 0, skipped: 0, valid: 0, mismatches: [] };
-  if (ours.level !== undefined) out.level = ours.level;
+  const out: Comparison = { compared: 0, skipped: 0, valid: 0, mismatches: [] };
   for (let j = 0; j < 256; j++)
     for (let i = 0; i < 256; i++) {
       const [X, Y] = to([x0 + (i + 0.5) * res, y1 - (j + 0.5) * res]);
       const u = (e * (X - c) - b * (Y - f)) / det;
       const v = (-d * (X - c) + a * (Y - f)) / det;
-      if (Math.abs(u - Math.round(u)) < 1e-6 || Math.abs(v - Math.round(v)) < 1e-6) {
+      if (Math.abs(u - Math.round(u)) < edge || Math.abs(v - Math.round(v)) < edge) {
         out.skipped++;
         continue;
       }
@@ -117,20 +116,28 @@ describe.skipIf(missing)("tile values equal gdalwarp's (-r near)", () => {
     dirs.push(dir);
   });
 
-  /** Runs every tile, then checks the totals so a test cannot pass on empty tiles. */
+  /**
+   * Runs every tile, exactly reprojected (as `gdalwarp -et 0`) and with the default
+   * interpolated reprojection, then checks the totals so a test cannot pass on empty tiles.
+   */
   async function check(source: TileSource, tiles: TileCoord[], gridOf: (level: string | undefined) => { grid: Grid; vrt: string }) {
     let valid = 0;
     let invalid = 0;
     const levels = new Set<string>();
     for (const tile of tiles) {
-      const ours = await tileValues(source, tile);
-      const { grid, vrt } = gridOf(ours.level);
-      const r = await compareTile(source, tile, grid, vrt, dir);
-      expect(r.mismatches, `tile ${JSON.stringify(tile)} (level ${r.level})`).toEqual([]);
+      const exact = await tileValues(source, tile, { reprojectionError: 0 });
+      const { grid, vrt } = gridOf(exact.level);
+      const gdal = gdalwarpTile(dir, vrt, tileBounds(tile), `t${tile.z}-${tile.x}-${tile.y}`);
+      const r = compareTile(exact, gdal, tile, grid, 1e-6);
+      expect(r.mismatches, `tile ${JSON.stringify(tile)} (level ${exact.level})`).toEqual([]);
       expect(r.skipped).toBeLessThan(r.compared / 50 + 300);
+      const approximate = await tileValues(source, tile);
+      expect(approximate.level).toBe(exact.level);
+      const a = compareTile(approximate, gdal, tile, grid, source.route.kind === "reproject" ? DEFAULT_REPROJECTION_ERROR : 1e-6);
+      expect(a.mismatches, `tile ${JSON.stringify(tile)}, default reprojection`).toEqual([]);
       valid += r.valid;
       invalid += r.compared - r.valid;
-      if (r.level !== undefined) levels.add(r.level);
+      if (exact.level !== undefined) levels.add(exact.level);
     }
     expect(valid).toBeGreaterThan(20_000);
     expect(invalid).toBeGreaterThan(1_000);
