@@ -43,12 +43,12 @@ export interface GeozarrProtocolOptions {
    * Turns RGBA pixels into what the protocol answers. Default: an `ImageBitmap`
    * (`createImageBitmap`), which MapLibre draws without decoding anything.
    */
-  toImage?: (rgba: Uint8ClampedArray, size: number) => Promise<unknown> | unknown;
+  toImage?: (rgba: Uint8ClampedArray, size: number) => Promise<object> | object;
 }
 
 /** The handler {@link geozarrProtocol} returns: MapLibre's `AddProtocolAction`, plus the datasets it serves. */
 export interface GeozarrProtocol {
-  (request: { url: string }, abortController: AbortController): Promise<{ data: unknown }>;
+  (request: { url: string }, abortController: AbortController): Promise<{ data: object }>;
   /** Serves (or replaces) a dataset under `id`. Use a new id when what a tile shows changes, so MapLibre's tile cache does not mix them. */
   set(id: string, layer: ProtocolLayer): void;
   /** Stops serving `id`. */
@@ -66,7 +66,7 @@ export function parseTileUrl(url: string): { id: string; tile: TileCoord } {
   return { id: decodeURIComponent(m[1]), tile: { z: Number(m[2]), x: Number(m[3]), y: Number(m[4]) } };
 }
 
-async function imageBitmap(rgba: Uint8ClampedArray, size: number): Promise<unknown> {
+async function imageBitmap(rgba: Uint8ClampedArray, size: number): Promise<object> {
   if (typeof createImageBitmap !== "function" || typeof ImageData !== "function") {
     throw new ZarrError("UNSUPPORTED", "No createImageBitmap here: pass toImage to geozarrProtocol");
   }
@@ -111,7 +111,7 @@ export function geozarrProtocol(options: GeozarrProtocolOptions = {}): GeozarrPr
     return options.workers.run<Uint8ClampedArray>(taskModule, "paintTile", [input, settings], transfer, { signal });
   }
 
-  const handler = async (request: { url: string }, abortController: AbortController): Promise<{ data: unknown }> => {
+  const handler = async (request: { url: string }, abortController: AbortController): Promise<{ data: object }> => {
     const { id, tile } = parseTileUrl(request.url);
     const layer = layers.get(id);
     if (layer === undefined) throw new ZarrError("NODE_NOT_FOUND", `No GeoZarr dataset "${id}" is served (known: ${[...layers.keys()].join(", ") || "none"})`);
