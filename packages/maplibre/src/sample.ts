@@ -21,7 +21,7 @@ export interface SampleOptions {
    * For data in CRSs other than EPSG:3857 and EPSG:4326: the largest position error, in
    * source pixels, of interpolating the reprojection along a tile row (GDAL's approximate
    * transformer, `gdalwarp -et`, whose default is 0.125). 0 reprojects every pixel centre
-   * exactly (~1 µs each with proj4: some 65 ms per tile). Default 0.01: a value differs
+   * exactly (about 1 µs each with proj4: tens of ms for a full tile). Default 0.01: a value differs
    * from the exact one only where a pixel centre is within 0.01 pixel of a source pixel edge.
    */
   reprojectionError?: number;
