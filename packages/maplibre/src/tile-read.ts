@@ -9,7 +9,7 @@ import { ZarrError } from "@zarr/spec";
 import type { CrsRoute } from "./data-crs.js";
 import type { Resampling } from "./sample.js";
 import type { SourceLevel, TileSource } from "./source.js";
-import { checkTile, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";
+import { checkTile, HALF_WORLD, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";
 
 /** Numeric sample arrays a tile can be read from. */
 export type SampleArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
@@ -38,7 +38,7 @@ export interface TileInput {
 /** The level whose resolution fits a tile: the coarsest one at least as fine as the tile's pixels (the finest when none is). */
 export function chooseTileLevel(source: TileSource, tile: TileCoord): SourceLevel {
   const [x0, y0, x1, y1] = intersect(tileBounds(tile), source.mercatorExtent) ?? tileBounds(tile);
-  const res = (2 * Math.PI * 6378137) / 2 ** tile.z / TILE_SIZE;
+  const res = (2 * HALF_WORLD) / 2 ** tile.z / TILE_SIZE;
   const cx = (x0 + x1) / 2;
   const cy = (y0 + y1) / 2;
   const to = source.transforms.toData;
