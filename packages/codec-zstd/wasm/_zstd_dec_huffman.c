@@ -2,8 +2,9 @@
 // FSE-compressed weights) turned into a single-lookup table, and the decoding of 1 or 4
 // backward bitstreams with it. The structure of src/decoder/huffman.ts.
 //
-// The table has 2^max_bits entries (max_bits <= 11), indexed by the next max_bits bits of
-// the stream; each holds symbol << 8 | Number_of_Bits.
+// The table always has 2^11 entries, indexed by the next 11 bits of the stream (a constant
+// shift; a tree of max_bits < 11 repeats each entry 2^(11 - max_bits) times); each holds
+// symbol << 8 | Number_of_Bits.
 #pragma once
 #include "_zstd_dec_common.c"
 #include "_zstd_dec_fse.c"
@@ -98,14 +99,17 @@ static int zd_build_huffman(u8* weights, u32 count, ZdHuffman* table) {
     rank_start[w] = next;
     next += rank_count[w] << (w - 1);
   }
+  // The table always has 2^11 entries (indexed by the next 11 bits, a constant shift): a
+  // shallower tree's entries are repeated 2^(11 - max_bits) times.
+  u32 scale = ZD_HUF_MAX_BITS - max_bits;
   for (u32 s = 0; s < count; s++) {
     u32 w = weights[s];
     if (w == 0) continue;
-    u32 length = 1u << (w - 1);
-    u32 at = rank_start[w];
+    u32 length = 1u << (w - 1 + scale);
+    u32 at = rank_start[w] << scale;
     u16 entry = (u16)((s << 8) | (max_bits + 1 - w));
     for (u32 k = 0; k < length; k++) table->entries[at + k] = entry;
-    rank_start[w] = at + length;
+    rank_start[w] += 1u << (w - 1);
   }
   table->max_bits = max_bits;
   return 0;
@@ -151,7 +155,7 @@ static i32 zd_read_huffman(const u8* src, i32 pos, i32 end, ZdHuffman* table) {
 // a valid stream.
 static i64 zd_huf_tail(ZdBits* b, const u8* src, const ZdHuffman* t, u8* dst, u32 o, u32 o_end) {
   const u16* entries = t->entries;
-  u32 shift = 64 - t->max_bits;
+  const u32 shift = 64 - ZD_HUF_MAX_BITS;
   while (o < o_end) {
     zd_bits_refill(b, src);
     ZD_HUF_STEP(*b, dst[o]);
@@ -188,7 +192,6 @@ static int zd_huf_decode4(const u8* src, i32 start, i32 end, const ZdHuffman* t,
   if (err == 0) err = zd_bits_init(&b4, src, s4, end, ZD_E_HUF_STREAM_EMPTY, ZD_E_HUF_STREAM_NO_MARK);
   if (err != 0) return err;
   const u16* entries = t->entries;
-  u32 shift = 64 - t->max_bits;
   u8* d1 = dst;
   u8* d2 = dst + segment;
   u8* d3 = dst + 2 * segment;
@@ -196,41 +199,68 @@ static int zd_huf_decode4(const u8* src, i32 start, i32 end, const ZdHuffman* t,
   u32 o = 0;
   // Stream 4 has the shortest output: size - 3 * segment.
   u32 last = size - 3 * segment;
-  // A refill after 5 symbols moves back at most 7 bytes: with every p >= start + 7, none clamps.
-  while (o + 5 <= last && b1.p >= s1 + 7 && b2.p >= s2 + 7 && b3.p >= s3 + 7 && b4.p >= s4 + 7) {
-    ZD_HUF_STEP(b1, d1[o]);
-    ZD_HUF_STEP(b2, d2[o]);
-    ZD_HUF_STEP(b3, d3[o]);
-    ZD_HUF_STEP(b4, d4[o]);
-    ZD_HUF_STEP(b1, d1[o + 1]);
-    ZD_HUF_STEP(b2, d2[o + 1]);
-    ZD_HUF_STEP(b3, d3[o + 1]);
-    ZD_HUF_STEP(b4, d4[o + 1]);
-    ZD_HUF_STEP(b1, d1[o + 2]);
-    ZD_HUF_STEP(b2, d2[o + 2]);
-    ZD_HUF_STEP(b3, d3[o + 2]);
-    ZD_HUF_STEP(b4, d4[o + 2]);
-    ZD_HUF_STEP(b1, d1[o + 3]);
-    ZD_HUF_STEP(b2, d2[o + 3]);
-    ZD_HUF_STEP(b3, d3[o + 3]);
-    ZD_HUF_STEP(b4, d4[o + 3]);
-    ZD_HUF_STEP(b1, d1[o + 4]);
-    ZD_HUF_STEP(b2, d2[o + 4]);
-    ZD_HUF_STEP(b3, d3[o + 4]);
-    ZD_HUF_STEP(b4, d4[o + 4]);
-    o += 5;
-    b1.p -= (i32)(b1.used >> 3);
-    b1.used &= 7;
-    b1.bits = zd_load64(src + b1.p);
-    b2.p -= (i32)(b2.used >> 3);
-    b2.used &= 7;
-    b2.bits = zd_load64(src + b2.p);
-    b3.p -= (i32)(b3.used >> 3);
-    b3.used &= 7;
-    b3.bits = zd_load64(src + b3.p);
-    b4.p -= (i32)(b4.used >> 3);
-    b4.used &= 7;
-    b4.bits = zd_load64(src + b4.p);
+  // The fast loop keeps each stream in one register: the window shifted left by the bits taken,
+  // with a 1 below them (the window's lowest bit, never reached before a reload: 5 x 11 + 7 < 63),
+  // so the count taken is the window's trailing zeros. A reload after 5 symbols moves back at
+  // most 7 bytes: with every p >= start + 7, none clamps.
+  if (o + 5 <= last && b1.p >= s1 + 7 && b2.p >= s2 + 7 && b3.p >= s3 + 7 && b4.p >= s4 + 7) {
+    u64 w1 = (b1.bits | 1) << b1.used, w2 = (b2.bits | 1) << b2.used;
+    u64 w3 = (b3.bits | 1) << b3.used, w4 = (b4.bits | 1) << b4.used;
+    i32 p1 = b1.p, p2 = b2.p, p3 = b3.p, p4 = b4.p;
+#define ZD_HUF_FAST(w, d) \
+  do { \
+    u32 e_ = entries[(w) >> 53]; \
+    (w) <<= e_ & 63; \
+    (d) = (u8)(e_ >> 8); \
+  } while (0)
+#define ZD_HUF_RELOAD(w, p) \
+  do { \
+    u32 z_ = (u32)__builtin_ctzll(w); \
+    (p) -= (i32)(z_ >> 3); \
+    (w) = (zd_load64(src + (p)) | 1) << (z_ & 7); \
+  } while (0)
+    do {
+      ZD_HUF_FAST(w1, d1[o]);
+      ZD_HUF_FAST(w2, d2[o]);
+      ZD_HUF_FAST(w3, d3[o]);
+      ZD_HUF_FAST(w4, d4[o]);
+      ZD_HUF_FAST(w1, d1[o + 1]);
+      ZD_HUF_FAST(w2, d2[o + 1]);
+      ZD_HUF_FAST(w3, d3[o + 1]);
+      ZD_HUF_FAST(w4, d4[o + 1]);
+      ZD_HUF_FAST(w1, d1[o + 2]);
+      ZD_HUF_FAST(w2, d2[o + 2]);
+      ZD_HUF_FAST(w3, d3[o + 2]);
+      ZD_HUF_FAST(w4, d4[o + 2]);
+      ZD_HUF_FAST(w1, d1[o + 3]);
+      ZD_HUF_FAST(w2, d2[o + 3]);
+      ZD_HUF_FAST(w3, d3[o + 3]);
+      ZD_HUF_FAST(w4, d4[o + 3]);
+      ZD_HUF_FAST(w1, d1[o + 4]);
+      ZD_HUF_FAST(w2, d2[o + 4]);
+      ZD_HUF_FAST(w3, d3[o + 4]);
+      ZD_HUF_FAST(w4, d4[o + 4]);
+      o += 5;
+      ZD_HUF_RELOAD(w1, p1);
+      ZD_HUF_RELOAD(w2, p2);
+      ZD_HUF_RELOAD(w3, p3);
+      ZD_HUF_RELOAD(w4, p4);
+    } while (o + 5 <= last && p1 >= s1 + 7 && p2 >= s2 + 7 && p3 >= s3 + 7 && p4 >= s4 + 7);
+#undef ZD_HUF_FAST
+#undef ZD_HUF_RELOAD
+    // Back to the readers' form for the ends of the streams.
+    b1.p = p1;
+    b1.used = (u32)__builtin_ctzll(w1);
+    b1.bits = zd_load64(src + p1);
+    b2.p = p2;
+    b2.used = (u32)__builtin_ctzll(w2);
+    b2.bits = zd_load64(src + p2);
+    b3.p = p3;
+    b3.used = (u32)__builtin_ctzll(w3);
+    b3.bits = zd_load64(src + p3);
+    b4.p = p4;
+    b4.used = (u32)__builtin_ctzll(w4);
+    b4.bits = zd_load64(src + p4);
   }
   i64 left = zd_huf_tail(&b1, src, t, d1, o, segment) | zd_huf_tail(&b2, src, t, d2, o, segment) |
              zd_huf_tail(&b3, src, t, d3, o, segment) | zd_huf_tail(&b4, src, t, d4, o, last);
