@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CPUS, main, MiB, PYTHON, parseArgs, pythonZarr, REPO, reps } from "./lib/common.mjs";
+import { CPUS, MiB, main, PYTHON, parseArgs, pythonZarr, REPO, reps } from "./lib/common.mjs";
 import { readData, variant } from "./lib/data.mjs";
 import { median } from "./lib/measure.mjs";
 import { Report, ratio } from "./lib/output.mjs";

@@ -11,9 +11,10 @@ import { ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { zstdCompress, zstdDecompress, zstdDecompressInto } from "../src/index.js";
+import { byteFlips, flipBytes, structuredData as structured } from "./arbitraries.js";
 import { ALL_FEATURES, blockFeatures } from "./block-features.js";
 import { concat, rleTablesFrame, streamedHeader } from "./frames.js";
-import { libzstdDecode, libzstdEncode, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
+import { type Fixture, libzstdDecode, libzstdEncode, libzstdFixtures, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
 
 let dataCache: Record<string, Uint8Array> | undefined;
 /** Deterministic payloads, each shaped to bring out some decoder path (built once). */
@@ -66,27 +67,14 @@ function buildCorpusData(): Record<string, Uint8Array> {
 
 const LEVELS = [-5, 1, 3, 9, 19];
 
-interface Case {
-  name: string;
-  data: Uint8Array;
-  frame: Uint8Array;
-}
+type Case = Fixture;
 
 let libzstdCases: Case[] | undefined;
 /** The numcodecs (libzstd) corpus, encoded on first use (inside a test: needs Python). */
 function libzstdCorpus(): Case[] {
-  if (libzstdCases === undefined) {
-    const items: Array<{ name: string; data: Uint8Array; level: number }> = [];
-    for (const [name, data] of Object.entries(corpusData())) {
-      for (const level of LEVELS) {
-        // Level 19 is slow in libzstd: a few payloads are enough (repeat modes, treeless).
-        if (level === 19 && !["float32Temperatures", "float32Smooth", "text", "dense", "short"].includes(name)) continue;
-        items.push({ name: `${name} level ${level}`, data, level });
-      }
-    }
-    const frames = libzstdEncode(items);
-    libzstdCases = items.map((item, i) => ({ name: item.name, data: item.data, frame: frames[i] }));
-  }
+  // Level 19 is slow in libzstd: a few payloads are enough (repeat modes, treeless).
+  const slowOnes = ["float32Temperatures", "float32Smooth", "text", "dense", "short"];
+  libzstdCases ??= libzstdFixtures(corpusData(), (name) => LEVELS.filter((level) => level !== 19 || slowOnes.includes(name)));
   return libzstdCases;
 }
 
@@ -189,29 +177,6 @@ describe("zstdDecompress on a corpus covering the format", () => {
 });
 
 describe("zstdDecompress property tests", () => {
-  /** Random inputs built from random bytes, repeats of earlier bytes and runs. */
-  const structured = fc
-    .array(
-      fc.oneof(
-        fc.uint8Array({ minLength: 1, maxLength: 400 }).map((bytes) => ({ kind: "bytes" as const, bytes })),
-        fc.record({ kind: fc.constant("copy" as const), back: fc.integer({ min: 1, max: 5000 }), length: fc.integer({ min: 3, max: 1500 }) }),
-        fc.record({ kind: fc.constant("run" as const), value: fc.nat(255), length: fc.integer({ min: 1, max: 1000 }) }),
-      ),
-      { maxLength: 40 },
-    )
-    .map((parts) => {
-      const out: number[] = [];
-      for (const part of parts) {
-        if (part.kind === "bytes") out.push(...part.bytes);
-        else if (part.kind === "run") for (let k = 0; k < part.length; k++) out.push(part.value);
-        else if (out.length > 0) {
-          const from = Math.max(0, out.length - part.back);
-          for (let k = 0; k < part.length; k++) out.push(out[from + k]);
-        }
-      }
-      return Uint8Array.from(out);
-    });
-
   it("our encoder → our decoder, every level, with and without checksum", () => {
     fc.assert(
       fc.property(structured, fc.constantFrom(-7, -1, 1, 2, 3, 5, 9, 13, 19, 22), fc.boolean(), (data, level, checksum) => {
@@ -240,11 +205,9 @@ describe("zstdDecompress on corrupted libzstd frames", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...frames),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 3 }),
+        byteFlips,
         (frame, flips) => {
-          const bad = frame.slice();
-          // Flips land anywhere, but mostly in the first 2 KB: headers and tables.
-          for (const [at, mask] of flips) bad[at % (at & 1 ? bad.length : Math.min(2048, bad.length))] ^= mask;
+          const bad = flipBytes(frame, flips, 2048);
           try {
             zstdDecompress(bad);
           } catch (error) {

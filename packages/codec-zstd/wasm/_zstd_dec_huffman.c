@@ -50,22 +50,16 @@ static i32 zd_read_fse_weights(const u8* src, i32 start, i32 end, u8* weights) {
   u32 last = src[end - 1];
   if (last == 0) return -ZD_E_HUF_WEIGHTS_NO_MARK;
   ZdWeightBits w = {src, stream, end, (end - stream) * 8 - ((i32)__builtin_clz(last) - 23)};
-  u32 s1 = zd_weight_bits(&w, dist.log);
-  u32 s2 = zd_weight_bits(&w, dist.log);
+  u32 state[2];
+  state[0] = zd_weight_bits(&w, dist.log);
+  state[1] = zd_weight_bits(&w, dist.log);
   i32 n = 0;
-  for (;;) {
+  for (u32 k = 0;; k ^= 1) {
     if (n > 253) return -ZD_E_HUF_WEIGHTS_TOO_MANY;
-    weights[n++] = (u8)table[s1].base;
-    s1 = table[s1].next + zd_weight_bits(&w, table[s1].nb);
+    weights[n++] = (u8)table[state[k]].base;
+    state[k] = table[state[k]].next + zd_weight_bits(&w, table[state[k]].nb);
     if (w.left < 0) {
-      weights[n++] = (u8)table[s2].base;
-      break;
-    }
-    if (n > 253) return -ZD_E_HUF_WEIGHTS_TOO_MANY;
-    weights[n++] = (u8)table[s2].base;
-    s2 = table[s2].next + zd_weight_bits(&w, table[s2].nb);
-    if (w.left < 0) {
-      weights[n++] = (u8)table[s1].base;
+      weights[n++] = (u8)table[state[k ^ 1]].base;
       break;
     }
   }
@@ -172,6 +166,13 @@ static int zd_huf_decode1(const u8* src, i32 start, i32 end, const ZdHuffman* t,
   return zd_huf_tail(&b, src, t, dst, 0, size) == 0 ? 0 : ZD_E_HUF_NOT_CONSUMED;
 }
 
+// A reader again from the fast loop's form of it (window w at p, bits taken = trailing zeros).
+static inline void zd_huf_unpack(ZdBits* b, const u8* src, i32 p, u64 w) {
+  b->p = p;
+  b->used = (u32)__builtin_ctzll(w);
+  b->bits = zd_load64(src + p);
+}
+
 // `size` literals from 4 Huffman streams (a 6-byte jump table at `start`, then the streams up
 // to `end`) into dst. The four streams are decoded in one loop, 5 symbols per stream between
 // refills (5 x 11 bits fit the 57 bits a refill leaves), while every stream is at least 8 bytes
@@ -249,18 +250,10 @@ static int zd_huf_decode4(const u8* src, i32 start, i32 end, const ZdHuffman* t,
 #undef ZD_HUF_FAST
 #undef ZD_HUF_RELOAD
     // Back to the readers' form for the ends of the streams.
-    b1.p = p1;
-    b1.used = (u32)__builtin_ctzll(w1);
-    b1.bits = zd_load64(src + p1);
-    b2.p = p2;
-    b2.used = (u32)__builtin_ctzll(w2);
-    b2.bits = zd_load64(src + p2);
-    b3.p = p3;
-    b3.used = (u32)__builtin_ctzll(w3);
-    b3.bits = zd_load64(src + p3);
-    b4.p = p4;
-    b4.used = (u32)__builtin_ctzll(w4);
-    b4.bits = zd_load64(src + p4);
+    zd_huf_unpack(&b1, src, p1, w1);
+    zd_huf_unpack(&b2, src, p2, w2);
+    zd_huf_unpack(&b3, src, p3, w3);
+    zd_huf_unpack(&b4, src, p4, w4);
   }
   i64 left = zd_huf_tail(&b1, src, t, d1, o, segment) | zd_huf_tail(&b2, src, t, d2, o, segment) |
              zd_huf_tail(&b3, src, t, d3, o, segment) | zd_huf_tail(&b4, src, t, d4, o, last);
