@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { setWasmKernels } from "@zarr/spec";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { zstdCompressWithKernel } from "../src/encoder/kernel.js";
 import { createZstdCodec, zstdCompress, zstdDecompress } from "../src/index.js";
-import { zstdCompressWithKernel } from "../src/zstd-encode-kernel.js";
 import { corpusData } from "./corpus-data.js";
 import { libzstdDecode, rng, sameBytes } from "./reference.js";
 

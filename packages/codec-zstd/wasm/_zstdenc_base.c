@@ -3,13 +3,9 @@
 // A port of src/encoder/ (tables.ts, bit-writer.ts): the kernel must write the bytes the
 // TypeScript encoder writes.
 
-typedef unsigned char u8;
-typedef unsigned short u16;
+// Integer types and little-endian loads are the decoder's (shared with it).
+#include "_zstd_dec_common.c"
 typedef short i16;
-typedef unsigned int u32;
-typedef int i32;
-typedef unsigned long long u64;
-typedef long long i64;
 
 // The TypeScript encoder's float arithmetic is plain IEEE double: no fused multiply-adds.
 #pragma clang fp contract(off)
@@ -35,18 +31,6 @@ typedef long long i64;
 // Per-block stages stay out of line: V8 compiles several mid-size functions with its optimising
 // tier much faster than one huge function, and that compilation runs during the first calls.
 #define STAGE __attribute__((noinline)) static
-
-static inline u32 load32(const u8 *p) {
-  u32 v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
-static inline u64 load64(const u8 *p) {
-  u64 v;
-  __builtin_memcpy(&v, p, 8);
-  return v;
-}
 
 static inline void store32(u8 *p, u32 v) { __builtin_memcpy(p, &v, 4); }
 

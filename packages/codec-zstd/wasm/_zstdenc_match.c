@@ -85,15 +85,15 @@ typedef struct {
   u32 rep2;
 } MatchFinder;
 
-static inline u32 mf_hash(const MatchFinder *m, i32 i) { return (load32(m->src + i) * HASH_MULTIPLIER) >> m->hash_shift; }
+static inline u32 mf_hash(const MatchFinder *m, i32 i) { return (zd_load32(m->src + i) * HASH_MULTIPLIER) >> m->hash_shift; }
 
-static inline i32 equal4(const u8 *s, i32 a, i32 b) { return load32(s + a) == load32(s + b); }
+static inline i32 equal4(const u8 *s, i32 a, i32 b) { return zd_load32(s + a) == zd_load32(s + b); }
 
 /** Length of the common run of src[a..] and src[b..] (a < b), at most `max`. */
 static inline i32 mf_count(const u8 *s, i32 a, i32 b, i32 max) {
   i32 k = 0;
   while (k + 8 <= max) {
-    u64 x = load64(s + a + k) ^ load64(s + b + k);
+    u64 x = zd_load64(s + a + k) ^ zd_load64(s + b + k);
     if (x != 0) return k + (__builtin_ctzll(x) >> 3);
     k += 8;
   }

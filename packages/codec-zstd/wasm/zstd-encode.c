@@ -12,7 +12,7 @@
 #include "_zstdenc_literals.c"
 #include "_zstdenc_sequences.c"
 #include "_zstdenc_match.c"
-#include "_zstdenc_xxh64.c"
+#include "_zstd_dec_xxh64.c"
 
 #define MAGIC 0xfd2fb528u
 #define BLOCK_RAW 0
@@ -127,7 +127,7 @@ static i32 is_single_byte(const u8 *src, u32 start, u32 end) {
   u32 i = start + 1;
   u64 pattern = 0x0101010101010101ull * b;
   for (; i + 8 <= end; i += 8) {
-    if (load64(src + i) != pattern) return 0;
+    if (zd_load64(src + i) != pattern) return 0;
   }
   for (; i < end; i++) {
     if (src[i] != b) return 0;
@@ -208,7 +208,7 @@ __attribute__((export_name("zstd_encode"))) i32 zstd_encode(const u8 *src, u32 n
   }
 
   if (checksum) {
-    store32(dst + pos, (u32)xxh64(src, n));
+    store32(dst + pos, (u32)zd_xxh64(src, n));
     pos += 4;
   }
   return (i32)pos;

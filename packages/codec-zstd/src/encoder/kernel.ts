@@ -4,7 +4,7 @@
  * implementation (behind the lazy entry), so its base64 stays out of an app's first chunk.
  */
 import { runKernel, type WasmKernel, wasmKernelLoader, wasmKernelsEnabled, ZarrError } from "@zarr/spec";
-import { WASM_BASE64 } from "./wasm/zstd-encode-wasm.js";
+import { WASM_BASE64 } from "../wasm/zstd-encode-wasm.js";
 
 /** The kernel's exports (wasm/zstd-encode.c). */
 interface ZstdEncodeExports {
