@@ -94,6 +94,15 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/kernels-zstd-encode.mjs compares the zstd encoder kernel with TypeScript, numcodecs and whole writes", async () => {
+    const out = await run("kernels-zstd-encode.mjs", "--chunks", "1", "--levels", "1", "--write-size", "256");
+    expect(out).toMatch(/\| +1 \| +1\.\d{3} \| +\d+\.\d\d \| +\d+\.\d\d \| +\d+\.\d\d× \|/); // level 1: ratio, TS, WASM, TS / WASM
+    if (havePythonZarr()) {
+      expect(out).toMatch(/\| zarr-python +\| +-?\d+\.\d{3} \|/);
+      expect(out).toMatch(TARGETS);
+    }
+  });
+
   it("bench/floors.mjs measures page faults, inflate, idle workers and the encoders", async () => {
     const out = await run("floors.mjs");
     expect(out).toMatch(/\| +2 \| +\d+\.\d \| +[\d,]+ \|/); // faults from two threads
