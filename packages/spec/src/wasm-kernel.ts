@@ -28,6 +28,11 @@ export interface WasmKernel<E> {
    * memory can hold.
    */
   reserve(bytes: number): Uint8Array;
+  /**
+   * Set by {@link runKernel} when a call trapped: the instance's own state (its C stack
+   * pointer) may be left mid-call, so the loader makes a new instance for the next call.
+   */
+  broken?: boolean;
 }
 
 /** Loads a kernel once per thread (see the module comment for when it compiles). */
@@ -138,7 +143,10 @@ export function wasmKernelLoader<E>(base64: string): WasmKernelLoader<E> {
     return decoded;
   };
   const now = (): WasmKernel<E> | undefined => {
-    if (shared !== undefined || !wasmKernelsEnabled()) return shared;
+    // Turned off after the kernel was made: no kernel, as before it was made.
+    if (!wasmKernelsEnabled()) return undefined;
+    if (shared?.broken === true) shared = module === undefined ? undefined : instantiate<E>(module);
+    if (shared !== undefined) return shared;
     if (module === undefined) {
       if (!canCompileSync()) {
         void ready();
@@ -150,7 +158,8 @@ export function wasmKernelLoader<E>(base64: string): WasmKernelLoader<E> {
     return shared;
   };
   const ready = (): Promise<WasmKernel<E> | undefined> => {
-    if (shared !== undefined || !wasmKernelsEnabled()) return Promise.resolve(shared);
+    if (!wasmKernelsEnabled()) return Promise.resolve(undefined);
+    if (shared !== undefined) return Promise.resolve(now());
     compiling ??= WebAssembly.compile(bytes()).then((compiled) => {
       module = compiled;
       shared = instantiate<E>(compiled);
@@ -170,21 +179,23 @@ export function wasmKernelLoader<E>(base64: string): WasmKernelLoader<E> {
 }
 
 /**
- * Runs `call` on a kernel, turning a trap (an out-of-bounds access or `unreachable` in the
+ * Runs `call` on `kernel`, turning a trap (an out-of-bounds access or `unreachable` in the
  * kernel: a bug or corrupt input the kernel did not check) into a `CODEC_FAILED` error
- * naming `what`, instead of a bare `RuntimeError`.
+ * naming `what`, instead of a bare `RuntimeError`; the trapped instance is marked broken,
+ * so its loader makes a fresh one for the next call.
  *
  * @example
  * ```ts
- * const written = runKernel(`lz4 chunk "${key}"`, () => kernel.exports.lz4_decode(src, srcLen, dst, dstLen));
+ * const written = runKernel(kernel, `lz4 chunk "${key}"`, () => kernel.exports.lz4_decode(src, srcLen, dst, dstLen));
  * ```
  */
-export function runKernel<T>(what: string, call: () => T): T {
+export function runKernel<T>(kernel: WasmKernel<unknown>, what: string, call: () => T): T {
   try {
     return call();
   } catch (error) {
     if (error instanceof WebAssembly.RuntimeError) {
-      throw new ZarrError("CODEC_FAILED", `Cannot decode ${what}: the WebAssembly kernel stopped (${error.message})`, { cause: error });
+      kernel.broken = true;
+      throw new ZarrError("CODEC_FAILED", `The WebAssembly kernel stopped on ${what} (${error.message})`, { cause: error });
     }
     throw error;
   }

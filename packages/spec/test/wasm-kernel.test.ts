@@ -59,6 +59,15 @@ describe("wasmKernelLoader", () => {
     expect(loader.now()).toBe(kernel);
   });
 
+  it("gives no kernel once kernels are turned off, even one made before", async () => {
+    const loader = wasmKernelLoader<Probe>(PROBE);
+    expect(loader.now()).toBeDefined();
+    setWasmKernels(false);
+    expect(loader.now()).toBeUndefined();
+    expect(loader.forCall(10)).toBeUndefined();
+    expect(await loader.ready()).toBeUndefined();
+  });
+
   it("gives no kernel when kernels are turned off", async () => {
     setWasmKernels(false);
     const loader = wasmKernelLoader<Probe>(PROBE);
@@ -78,7 +87,7 @@ describe("runKernel", () => {
     const kernel = wasmKernelLoader<Probe>(PROBE).now() as WasmKernel<Probe>;
     let caught: unknown;
     try {
-      runKernel('lz4 chunk "c/0"', () => kernel.exports.trap());
+      runKernel(kernel, 'lz4 chunk "c/0"', () => kernel.exports.trap());
     } catch (error) {
       caught = error;
     }
@@ -87,8 +96,21 @@ describe("runKernel", () => {
     expect((caught as ZarrError).message).toContain('lz4 chunk "c/0"');
   });
 
+  it("marks a trapped instance broken; its loader makes a new one for the next call", () => {
+    const loader = wasmKernelLoader<Probe>(PROBE);
+    const kernel = loader.now() as WasmKernel<Probe>;
+    expect(() => runKernel(kernel, "x", () => kernel.exports.trap())).toThrow(ZarrError);
+    expect(kernel.broken).toBe(true);
+    const next = loader.now();
+    expect(next).toBeDefined();
+    expect(next).not.toBe(kernel);
+    expect(loader.now()).toBe(next);
+  });
+
   it("passes results and other errors through", () => {
-    expect(runKernel("x", () => 42)).toBe(42);
-    expect(() => runKernel("x", () => { throw new RangeError("no"); })).toThrow(RangeError);
+    const kernel = wasmKernelLoader<Probe>(PROBE).now() as WasmKernel<Probe>;
+    expect(runKernel(kernel, "x", () => 42)).toBe(42);
+    expect(() => runKernel(kernel, "x", () => { throw new RangeError("no"); })).toThrow(RangeError);
+    expect(kernel.broken).toBeUndefined();
   });
 });

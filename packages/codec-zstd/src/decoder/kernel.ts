@@ -51,7 +51,7 @@ export function kernelDecode(input: Uint8Array, capacity: number, target: Uint8A
   const src = failure + FAILURE_BYTES;
   const dst = src + srcSpan;
   memory.set(input, src);
-  const result = runKernel(what, () => kernel.exports.zstd_decode(src, input.length, dst, capacity, failure));
+  const result = runKernel(kernel, what, () => kernel.exports.zstd_decode(src, input.length, dst, capacity, failure));
   if (result < 0) {
     const details = new Uint32Array(memory.buffer, failure, 4);
     return { ok: false, code: -result, frameOffset: details[0], storedChecksum: details[1], actualChecksum: details[2], decoded: details[3] };

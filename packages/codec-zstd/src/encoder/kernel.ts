@@ -3,7 +3,7 @@
  * algorithm compiled from C, writing the same bytes. Loaded only from the codec's
  * implementation (behind the lazy entry), so its base64 stays out of an app's first chunk.
  */
-import { runKernel, type WasmKernel, wasmKernelLoader, wasmKernelsEnabled, ZarrError } from "@zarr/spec";
+import { runKernel, type WasmKernel, wasmKernelLoader, ZarrError } from "@zarr/spec";
 import { WASM_BASE64 } from "../wasm/zstd-encode-wasm.js";
 
 /** The kernel's exports (wasm/zstd-encode.c). */
@@ -36,8 +36,6 @@ export function zstdEncodeKernelReady(): Promise<unknown> {
  * `level` must already be validated (an integer in −131072…22).
  */
 export function zstdCompressWithKernel(input: Uint8Array, level: number, checksum: boolean, key: string): Uint8Array | undefined {
-  // The loader hands out an instance it already made even after setWasmKernels(false).
-  if (!wasmKernelsEnabled()) return undefined;
   let kernel: WasmKernel<ZstdEncodeExports> | undefined = loader.now();
   if (kernel === undefined) return undefined;
   const n = input.length;
@@ -53,7 +51,7 @@ export function zstdCompressWithKernel(input: Uint8Array, level: number, checksu
   // The kernel never grows its memory, so this view stays valid through the call.
   const memory = kernel.reserve(total);
   memory.set(input, base);
-  const written = runKernel(`zstd chunk "${key}" (encoding)`, () =>
+  const written = runKernel(kernel, `zstd chunk "${key}" (encoding)`, () =>
     exports.zstd_encode(base, n, base + dstAt, level, checksum ? 1 : 0, base + workAt),
   );
   if (written < 0) throw new ZarrError("INVALID_ARGUMENT", `zstd: cannot encode chunk "${key}": level ${level} is out of range`);
