@@ -1,8 +1,8 @@
 // Partitioned `zarr cp`: 4 parts as 4 concurrent processes, against the local file system
 // and against s3rver on 127.0.0.1, byte-identical object by object to one `zarr cp`; a
 // part killed with SIGKILL mid-way and run again gives the same final bytes.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -127,4 +127,33 @@ describe("part options", () => {
     expect(await bad(["--init", "--finalize"])).toContain("--init and --finalize are separate steps");
     expect(await bad(["--finalize"])).toContain("--finalize needs the number of parts");
   }, 60_000);
+});
+
+describe("examples/parts", () => {
+  const examples = path.resolve(TEST_DIR, "../../../examples/parts");
+
+  it("the Kubernetes manifest is an Indexed Job running zarr cp --parts n over n completions", () => {
+    const job = JSON.parse(readFileSync(path.join(examples, "k8s-indexed-job.yaml"), "utf8"));
+    expect(job).toMatchObject({ apiVersion: "batch/v1", kind: "Job", spec: { completionMode: "Indexed" } });
+    const n = job.spec.completions;
+    const [part] = job.spec.template.spec.containers;
+    const [init] = job.spec.template.spec.initContainers;
+    const args: string[] = part.command;
+    expect(args.slice(args.indexOf("cp"), args.indexOf("cp") + 3)).toEqual(init.command.slice(init.command.indexOf("cp"), init.command.indexOf("cp") + 3));
+    expect(args[args.indexOf("--parts") + 1]).toBe(String(n));
+    expect(init.command).toContain("--init");
+    expect(job.spec.template.spec.restartPolicy).toBe("Never");
+  });
+
+  it("the xargs -P recipe runs the same command and gives the same objects as one zarr cp", async () => {
+    const dst = path.join(dir, "xargs");
+    const out = execFileSync("sh", [path.join(examples, "xargs-parts.sh"), src, dst, "5", "3"], {
+      env: { ...process.env, ZARR: `${process.execPath} ${CLI}` },
+      encoding: "utf8",
+    });
+    expect(out.match(/part \d\/5: wrote/g)?.length).toBe(5);
+    expect(out).toMatch(/finalized: all 5 parts done/);
+    if (!existsSync(path.join(dir, "single"))) await ok(["cp", src, path.join(dir, "single")]);
+    expect(await objects(new FileSystemStore(dst))).toEqual(await objects(new FileSystemStore(path.join(dir, "single"))));
+  }, 120_000);
 });
