@@ -13,7 +13,7 @@
 // overlap of I/O and start-up, not parallel speed-up.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, CPUS, MiB, NODE, main, parseArgs, reps, requireBuilt, size } from "./lib/common.mjs";
+import { CLI, CPUS, MiB, main, NODE, parseArgs, reps, requireBuilt, size } from "./lib/common.mjs";
 import { dataRoot } from "./lib/data.mjs";
 import { rusage } from "./lib/measure.mjs";
 import { Report, ratio, seconds, throughput } from "./lib/output.mjs";

@@ -1,7 +1,7 @@
 /** Usage texts and usage errors (exit status 2). */
 import { parseArgs } from "node:util";
-import { LIMIT_OPTIONS, type LimitOptionValues } from "./read-limits.js";
 import { PARTS_USAGE } from "./parts-usage.js";
+import { LIMIT_OPTIONS, type LimitOptionValues } from "./read-limits.js";
 import { UsageError } from "./usage-error.js";
 
 export { UsageError };

@@ -21,17 +21,8 @@ export interface RunPartOptions {
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
 }
 
-/** What `runPart` did. */
-export interface PartResult {
-  /** The job id naming the markers (`.zarr-jobs/<job>/`). */
-  job: string;
-  part: number;
-  parts: number;
-  /** Units of this part; `written + skipped === units`. */
-  units: number;
-  written: number;
-  skipped: number;
-  bytes: number;
+/** What `runPart` did: the marker's counts (`written + skipped === units`) and its key. */
+export interface PartResult extends Omit<PartMarker, "kind" | "plan"> {
   /** The key of the marker written. */
   marker: string;
 }
