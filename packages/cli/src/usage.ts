@@ -1,5 +1,6 @@
 /** Usage texts and usage errors (exit status 2). */
 import { parseArgs } from "node:util";
+import { PARTS_USAGE } from "./parts-usage.js";
 import { LIMIT_OPTIONS, type LimitOptionValues } from "./read-limits.js";
 import { UsageError } from "./usage-error.js";
 
@@ -84,7 +85,7 @@ export const USAGE: Record<string, string> = {
                               SRC (v3, v2 or draft): every chunk rewritten with gzip level 5;
                               arrays of variable-size values are refused; an array at the
                               root of SRC is written as /data`,
-  cp: `Usage: zarr cp SRC DST [--resume] [--concurrency N]
+  cp: `Usage: zarr cp SRC DST [--resume] [--concurrency N] [--part i/n | --parts n | --init | --finalize]
   Copy every key of the store SRC into DST, byte for byte (a whole hierarchy, any codecs,
   Zarr v2 or v3). SRC and DST are directories or URLs (file:, s3://bucket/prefix, a zip
   archive as SRC); SRC must be listable (not plain HTTP). When DST is a local path ending
@@ -92,7 +93,8 @@ export const USAGE: Record<string, string> = {
   A progress bar is drawn on standard error when it is a terminal. Ctrl-C stops the copy
   after the writes in flight: no object in DST is ever partially written.
   --resume           skip keys DST already holds with the same size
-  -j, --concurrency N keys copied at once (default 8)`,
+  -j, --concurrency N keys copied at once (default 8)
+${PARTS_USAGE}`,
   consolidate: `Usage: zarr consolidate STORE [PATH]
   Write the metadata of every node below the group at PATH (default: the root) into one
   document, as zarr-python's consolidate_metadata does: consolidated_metadata in the group's

@@ -22,6 +22,8 @@ export type ZarrErrorCode =
   | "INVALID_SELECTION"
   | "INVALID_ARGUMENT"
   | "UNSUPPORTED"
+  /** A partitioned job cannot be finalized yet: some parts have not finished (no marker under `.zarr-jobs/`). */
+  | "JOB_INCOMPLETE"
   | "ABORTED";
 
 /** Where an error happened, as far as it is known. */

@@ -2,6 +2,7 @@
 import {
   asZarrError,
   isListable,
+  isMetadataKey,
   isWritable,
   type ListableStore,
   mapConcurrent,
@@ -58,20 +59,35 @@ export interface CopyResult {
 /** Default number of keys copied at once. */
 export const DEFAULT_COPY_CONCURRENCY = 8;
 
-const METADATA_NAMES = new Set(["zarr.json", ".zgroup", ".zarray", ".zattrs", ".zmetadata"]);
-
-function isMetadata(key: string): boolean {
-  return METADATA_NAMES.has(key.slice(key.lastIndexOf("/") + 1));
-}
-
-function normalisePrefix(prefix: string): string {
+/** Normalises and checks a copy prefix: `"a/b"` → `"a/b/"`. */
+export function normalisePrefix(prefix: string): string {
   if (typeof prefix !== "string") throw new ZarrError("INVALID_ARGUMENT", `copy option "prefix" must be a string, got ${String(prefix)}`);
   const p = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
   validatePrefix(p);
   return p;
 }
 
-async function listKeys(source: ListableStore, prefix: string, signal: AbortSignal | undefined): Promise<string[]> {
+/** Throws unless `source` can be read and listed and `destination` written. */
+export function checkCopyStores(source: Store, destination: Store): asserts source is Store & ListableStore {
+  if (source === null || typeof source !== "object" || typeof source.get !== "function") {
+    throw new ZarrError("INVALID_ARGUMENT", "copy needs a readable source store");
+  }
+  if (destination === null || typeof destination !== "object") {
+    throw new ZarrError("INVALID_ARGUMENT", "copy needs a destination store");
+  }
+  if (!isListable(source)) {
+    throw new ZarrError(
+      "UNSUPPORTED",
+      "copy needs a source that can list its keys, and this one cannot (plain HTTP has no listing: copy from a directory, S3, or a zip archive instead)",
+    );
+  }
+  if (!isWritable(destination)) {
+    throw new ZarrError("STORE_READ_ONLY", "copy needs a writable destination, and this store is read-only");
+  }
+}
+
+/** Every key under `prefix` of `source`, sorted. */
+export async function listKeys(source: ListableStore, prefix: string, signal: AbortSignal | undefined): Promise<string[]> {
   const keys: string[] = [];
   try {
     const listing = prefix === "" ? source.list({ signal }) : source.listPrefix(prefix, { signal });
@@ -117,25 +133,10 @@ export async function copy(source: Store, destination: Store, options: CopyOptio
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
     throw new ZarrError("INVALID_ARGUMENT", `copy option "concurrency" must be a positive integer, got ${String(concurrency)}`);
   }
-  if (source === null || typeof source !== "object" || typeof source.get !== "function") {
-    throw new ZarrError("INVALID_ARGUMENT", "copy needs a readable source store");
-  }
-  if (destination === null || typeof destination !== "object") {
-    throw new ZarrError("INVALID_ARGUMENT", "copy needs a destination store");
-  }
-  if (!isListable(source)) {
-    throw new ZarrError(
-      "UNSUPPORTED",
-      "copy needs a source that can list its keys, and this one cannot (plain HTTP has no listing: copy from a directory, S3, or a zip archive instead)",
-    );
-  }
-  if (!isWritable(destination)) {
-    throw new ZarrError("STORE_READ_ONLY", "copy needs a writable destination, and this store is read-only");
-  }
+  checkCopyStores(source, destination);
   const prefix = normalisePrefix(options.prefix ?? "");
   throwIfAborted(signal);
   const keys = await listKeys(source, prefix, signal);
-  const sizesFirst = resume && typeof source.getSize === "function" && typeof destination.getSize === "function";
   const progress: CopyProgress = { done: 0, total: keys.length, bytes: 0, skipped: 0 };
   onProgress?.({ ...progress });
 
@@ -146,36 +147,15 @@ export async function copy(source: Store, destination: Store, options: CopyOptio
     onProgress?.({ ...progress });
   };
 
-  const copyKey = async (key: string): Promise<void> => {
-    throwIfAborted(signal);
-    if (sizesFirst) {
-      const [have, want] = await Promise.all([
-        read(() => (destination as Required<ReadableStore>).getSize(key, { signal }), key, "destination"),
-        read(() => (source as Required<ReadableStore>).getSize(key, { signal }), key, "source"),
-      ]);
-      if (want !== undefined && have === want) return finish(true, 0);
-    }
-    const value = await read(() => source.get(key, { signal }), key, "source");
-    if (value === undefined) {
-      throw new ZarrError("STORE_FAILED", `Copying "${key}": the source listed it but has no value (changed during the copy?)`, { key });
-    }
-    if (resume && !sizesFirst) {
-      const have = await read(() => sizeOf(destination, key, signal), key, "destination");
-      if (have === value.length) return finish(true, 0);
-    }
-    throwIfAborted(signal); // never start a write once cancelled
-    try {
-      await (destination as WritableStore).set(key, value, { signal });
-    } catch (error) {
-      throw asZarrError(error, "STORE_FAILED", `Copying "${key}": writing the destination failed`, key);
-    }
-    finish(false, value.length);
+  const copyOne = async (key: string): Promise<void> => {
+    const { skipped, bytes } = await copyKey(source, destination, key, { resume, signal });
+    finish(skipped, bytes);
   };
 
   try {
     // Data first, metadata last (see above); each phase with bounded concurrency.
-    await mapConcurrent(keys.filter((k) => !isMetadata(k)), concurrency, copyKey, { signal });
-    await mapConcurrent(keys.filter(isMetadata), concurrency, copyKey, { signal });
+    await mapConcurrent(keys.filter((k) => !isMetadataKey(k)), concurrency, copyOne, { signal });
+    await mapConcurrent(keys.filter(isMetadataKey), concurrency, copyOne, { signal });
   } catch (error) {
     if (signal?.aborted) {
       throw new ZarrError("ABORTED", `The copy was aborted after ${progress.done} of ${progress.total} keys`, { cause: error });
@@ -183,6 +163,44 @@ export async function copy(source: Store, destination: Store, options: CopyOptio
     throw error;
   }
   return { total: progress.total, copied: progress.done - progress.skipped, skipped: progress.skipped, bytes: progress.bytes };
+}
+
+/**
+ * Copies one key from `source` to `destination` (one atomic `set`). With `resume`, skips it
+ * when the destination already holds a value of the same size: from `getSize` on both
+ * stores when they have it, else the source value's length against the destination's.
+ */
+export async function copyKey(
+  source: Store,
+  destination: Store,
+  key: string,
+  options: { resume: boolean; signal?: AbortSignal },
+): Promise<{ skipped: boolean; bytes: number }> {
+  const { resume, signal } = options;
+  throwIfAborted(signal);
+  const sizesFirst = resume && typeof source.getSize === "function" && typeof destination.getSize === "function";
+  if (sizesFirst) {
+    const [have, want] = await Promise.all([
+      read(() => (destination as Required<ReadableStore>).getSize(key, { signal }), key, "destination"),
+      read(() => (source as Required<ReadableStore>).getSize(key, { signal }), key, "source"),
+    ]);
+    if (want !== undefined && have === want) return { skipped: true, bytes: 0 };
+  }
+  const value = await read(() => source.get(key, { signal }), key, "source");
+  if (value === undefined) {
+    throw new ZarrError("STORE_FAILED", `Copying "${key}": the source listed it but has no value (changed during the copy?)`, { key });
+  }
+  if (resume && !sizesFirst) {
+    const have = await read(() => sizeOf(destination, key, signal), key, "destination");
+    if (have === value.length) return { skipped: true, bytes: 0 };
+  }
+  throwIfAborted(signal); // never start a write once cancelled
+  try {
+    await (destination as WritableStore).set(key, value, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Copying "${key}": writing the destination failed`, key);
+  }
+  return { skipped: false, bytes: value.length };
 }
 
 async function read<T>(fn: () => Promise<T>, key: string, which: "source" | "destination"): Promise<T> {

@@ -2,10 +2,15 @@
  * @zarr/store-utils: store wrappers and copying. `copy` moves every key of one store
  * into another (bounded concurrency, progress, cancellation, resume); `CachingStore`
  * caches reads in memory (LRU bounded by bytes); `CountingStore` and `LoggingStore`
- * count or log every call for tests and debugging.
+ * count or log every call for tests and debugging. `planParts`, `runPart`, `initJob` and
+ * `finalizeJob` split a job (`copyJob` here; conversions and pyramids in their own
+ * packages) into parts that any batch scheduler runs, with the target store as the only
+ * shared state.
  */
-export { copy, DEFAULT_COPY_CONCURRENCY, type CopyOptions, type CopyProgress, type CopyResult } from "./copy.js";
-export { CachingStore, CACHE_ENTRY_OVERHEAD, type CachingStoreOptions } from "./caching-store.js";
+
+export { CACHE_ENTRY_OVERHEAD, CachingStore, type CachingStoreOptions } from "./caching-store.js";
+export { type CopyOptions, type CopyProgress, type CopyResult, copy, DEFAULT_COPY_CONCURRENCY } from "./copy.js";
 export { CountingStore } from "./counting-store.js";
-export { LoggingStore, formatCall, formatByteRange } from "./logging-store.js";
-export { STORE_METHODS, type StoreMethod, type StoreCall, type CallOutcome } from "./instrument.js";
+export { type CallOutcome, STORE_METHODS, type StoreCall, type StoreMethod } from "./instrument.js";
+export { formatByteRange, formatCall, LoggingStore } from "./logging-store.js";
+export * from "./parts/index.js";

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README example runs", () => {
-  const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
+  const [out, parts] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(out).toContain("progress: 6/6 keys");
   expect(out).toMatch(/\{ total: 6, copied: 6, skipped: 0, bytes: \d+ \}/);
   expect(out).toContain("\n6\n");
@@ -12,4 +12,8 @@ it("the README example runs", () => {
   expect(out).toContain("2 2\n");
   expect(out).toMatch(/get "t2m\/zarr.json": \d+ B in … ms/);
   expect(out).toContain('getRange "t2m/c/0/0" bytes=-8: 8 B in … ms');
+  expect(parts).toContain("[ 2, 1, 1 ]");
+  expect(parts).toMatch(/\.zarr-jobs\/[0-9a-f]{16}\/part-2-of-3\.json/);
+  expect(parts).toMatch(/written: 0,\s+unchanged: 2,\s+alreadyFinalized: false/);
+  expect(parts).toMatch(/\nfalse\n/);
 });

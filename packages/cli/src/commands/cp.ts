@@ -1,12 +1,13 @@
-/** `zarr cp SRC DST [--resume] [--concurrency N]`. */
+/** `zarr cp SRC DST [--resume] [--concurrency N] [--part i/n | --parts n | --init | --finalize]`. */
 import { fileURLToPath } from "node:url";
 import { storeScheme } from "@zarr/core";
 import { isListable, type Store, ZarrError } from "@zarr/spec";
-import { CountingStore, copy } from "@zarr/store-utils";
+import { CountingStore, copy, copyJob } from "@zarr/store-utils";
 import { writeZipFile } from "@zarr/store-zip/node";
 import type { CliIO } from "../cli-io.js";
 import { interruptible } from "../interrupt.js";
 import { removeStaleTempFiles } from "../interrupted-put.js";
+import { PART_OPTIONS, partMode, runPartMode } from "../parts-option.js";
 import { terminalProgress } from "../progress.js";
 import { readLimits } from "../read-limits.js";
 import { openStoreArg } from "../store-arg.js";
@@ -35,6 +36,7 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   const { values, positionals } = parseCommandArgs("cp", args, {
     resume: { type: "boolean" },
     concurrency: { type: "string", short: "j" },
+    ...PART_OPTIONS,
   });
   if (values.help) {
     await io.write(`${USAGE.cp}\n`);
@@ -45,6 +47,8 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
   const [srcArg, dstArg] = positionals;
   const concurrency = integerOption("cp", "--concurrency", values.concurrency, 1, MAX_CONCURRENCY, 8);
   const zipPath = zipTarget(dstArg);
+  const parts = partMode("cp", values);
+  if (parts !== undefined && zipPath !== undefined) throw new UsageError("A zip archive is written whole: it cannot be written in parts", "cp");
   if (zipPath !== undefined && values.resume) {
     throw new UsageError("--resume does not apply when writing a zip archive (it is always written whole)", "cp");
   }
@@ -74,6 +78,12 @@ export async function cpCommand(args: string[], io: CliIO): Promise<void> {
       const destination = await openStoreArg(dstArg, { writable: true, headers: values.header, limits });
       // Temporary files left by writers killed earlier (an interrupted cp among them).
       await removeStaleTempFiles(destination, "");
+      if (parts !== undefined) {
+        // Every process of the job names it the same way: by the arguments as given.
+        const job = copyJob(source, destination, { name: `${srcArg} -> ${dstArg}` });
+        await runPartMode(job, parts, { resume: values.resume === true, concurrency, signal }, io);
+        return;
+      }
       const result = await copy(source, destination, {
         concurrency,
         resume: values.resume === true,

@@ -1,0 +1,16 @@
+#!/bin/sh
+# The same job as k8s-indexed-job.yaml on one host: N parts, P at a time, with xargs -P.
+# Usage: xargs-parts.sh SRC DST [N] [P]    (ZARR: the zarr command, default "zarr")
+set -eu
+SRC=$1
+DST=$2
+N=${3:-8}
+P=${4:-4}
+ZARR=${ZARR:-zarr}
+# Metadata first (idempotent), so readers see the arrays while the parts fill them.
+$ZARR cp "$SRC" "$DST" --init
+# Each part is "cp SRC DST --parts N" with its index in JOB_COMPLETION_INDEX, as in Kubernetes.
+# --resume: a part that is run again skips the chunks it already wrote.
+seq 0 $((N - 1)) | xargs -P "$P" -I{} env JOB_COMPLETION_INDEX={} $ZARR cp "$SRC" "$DST" --parts "$N" --resume
+# Checks every part's marker under DST/.zarr-jobs/, writes the metadata again (unchanged), removes the markers.
+$ZARR cp "$SRC" "$DST" --parts "$N" --finalize
