@@ -138,7 +138,9 @@ export function wasmKernelLoader<E>(base64: string): WasmKernelLoader<E> {
     return decoded;
   };
   const now = (): WasmKernel<E> | undefined => {
-    if (shared !== undefined || !wasmKernelsEnabled()) return shared;
+    // Checked first: kernels turned off after the first call stay off for this loader too.
+    if (!wasmKernelsEnabled()) return undefined;
+    if (shared !== undefined) return shared;
     if (module === undefined) {
       if (!canCompileSync()) {
         void ready();
@@ -150,7 +152,8 @@ export function wasmKernelLoader<E>(base64: string): WasmKernelLoader<E> {
     return shared;
   };
   const ready = (): Promise<WasmKernel<E> | undefined> => {
-    if (shared !== undefined || !wasmKernelsEnabled()) return Promise.resolve(shared);
+    if (!wasmKernelsEnabled()) return Promise.resolve(undefined);
+    if (shared !== undefined) return Promise.resolve(shared);
     compiling ??= WebAssembly.compile(bytes()).then((compiled) => {
       module = compiled;
       shared = instantiate<E>(compiled);

@@ -68,6 +68,18 @@ describe("wasmKernelLoader", () => {
     expect(wasmKernelsEnabled()).toBe(false);
   });
 
+  it("stops giving a kernel it already compiled once kernels are turned off, and gives it again when back on", async () => {
+    const loader = wasmKernelLoader<Probe>(PROBE);
+    const kernel = loader.now();
+    expect(kernel).toBeDefined();
+    setWasmKernels(false);
+    expect(loader.now()).toBeUndefined();
+    expect(loader.forCall(10)).toBeUndefined();
+    expect(await loader.ready()).toBeUndefined();
+    setWasmKernels(true);
+    expect(loader.now()).toBe(kernel);
+  });
+
   it("refuses corrupt module text with a coded error", () => {
     expect(() => wasmKernelLoader<Probe>("@@@@").now()).toThrow(expect.objectContaining({ code: "CODEC_FAILED" }));
   });
