@@ -18,7 +18,7 @@
 // machine matters less; each figure is the median of the runs, WASM and TypeScript taking turns.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CPUS, MiB, main, parseArgs, REPO, reps, size } from "./lib/common.mjs";
+import { CPUS, MiB, main, parseArgs, REPO, requireBuilt, reps, size } from "./lib/common.mjs";
 import { readData, variant } from "./lib/data.mjs";
 import { median } from "./lib/measure.mjs";
 import { Report, ratio } from "./lib/output.mjs";
@@ -26,6 +26,7 @@ import { Report, ratio } from "./lib/output.mjs";
 const dist = (pkg, file) => import(join(REPO, "packages", pkg, "dist", file));
 
 await main(async () => {
+  requireBuilt();
   const args = parseArgs();
   const { n, c } = size(args, { n: 8192, c: 512 }, { n: 1024, c: 256 });
   const REPS = reps(args, 9, 3);
