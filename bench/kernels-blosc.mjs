@@ -18,7 +18,7 @@
 // machine matters less; each figure is the median of the runs, WASM and TypeScript taking turns.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CPUS, MiB, main, parseArgs, REPO, requireBuilt, reps, size } from "./lib/common.mjs";
+import { CPUS, MiB, main, parseArgs, REPO, reps, requireBuilt, size } from "./lib/common.mjs";
 import { readData, variant } from "./lib/data.mjs";
 import { median } from "./lib/measure.mjs";
 import { Report, ratio } from "./lib/output.mjs";
