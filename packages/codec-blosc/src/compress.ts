@@ -146,7 +146,7 @@ export function bloscCompress(input: Uint8Array, options: BloscCompressOptions =
   else if (mode === 2) flags |= FLAG_BITSHUFFLE;
 
   if (clevel > 0 && nbytes >= MIN_BUFFERSIZE) {
-    const chunk = compressChunk(input, cname, clevel, mode, typesize, blocksize, dontSplit);
+    const chunk = compressChunk(input, { cname, clevel, mode, typesize, blocksize, dontSplit });
     if (chunk !== undefined) {
       writeHeader(chunk, flags, typesize, nbytes, blocksize, chunk.length);
       return chunk;
@@ -159,21 +159,24 @@ export function bloscCompress(input: Uint8Array, options: BloscCompressOptions =
   return out;
 }
 
+/** How a chunk is encoded: compressor, level, filter (0 none, 1 byte, 2 bit), element and block size, split. */
+interface ChunkLayout {
+  cname: BloscCname;
+  clevel: number;
+  mode: 0 | 1 | 2;
+  typesize: number;
+  blocksize: number;
+  dontSplit: boolean;
+}
+
 /**
  * The compressed chunk with room for its header, or `undefined` when it does not fit in
  * `nbytes + 16` bytes. LZ4 chunks are encoded wholly in the WebAssembly kernel; other
  * compressors' filtered chunks are shuffled in it and their streams encoded here; the
  * rest (or all, without a kernel) in TypeScript. Both paths write the same bytes.
  */
-function compressChunk(
-  input: Uint8Array,
-  cname: BloscCname,
-  clevel: number,
-  mode: 0 | 1 | 2,
-  typesize: number,
-  blocksize: number,
-  dontSplit: boolean,
-): Uint8Array | undefined {
+function compressChunk(input: Uint8Array, layout: ChunkLayout): Uint8Array | undefined {
+  const { cname, clevel, mode, typesize, blocksize, dontSplit } = layout;
   const nbytes = input.length;
   let src = input;
   let filter = mode;
@@ -189,7 +192,7 @@ function compressChunk(
     }
   }
   const out = outBuffer(nbytes + HEADER_SIZE);
-  const cbytes = compressBlocks(src, out, cname, clevel, filter, typesize, blocksize, dontSplit);
+  const cbytes = compressBlocks(src, out, { ...layout, mode: filter });
   return cbytes > 0 ? out.slice(0, cbytes) : undefined;
 }
 
@@ -197,16 +200,8 @@ function compressChunk(
  * Writes the block offsets and blocks after the header; returns the chunk's total size,
  * or 0 when it does not fit in `nbytes + 16` bytes (the chunk is then memcpyed).
  */
-function compressBlocks(
-  input: Uint8Array,
-  out: Uint8Array,
-  cname: BloscCname,
-  clevel: number,
-  mode: 0 | 1 | 2,
-  typesize: number,
-  blocksize: number,
-  dontSplit: boolean,
-): number {
+function compressBlocks(input: Uint8Array, out: Uint8Array, layout: ChunkLayout): number {
+  const { cname, clevel, mode, typesize, blocksize, dontSplit } = layout;
   const nbytes = input.length;
   const maxbytes = nbytes + HEADER_SIZE;
   const nblocks = Math.ceil(nbytes / blocksize);

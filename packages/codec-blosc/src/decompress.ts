@@ -19,7 +19,7 @@ import {
   MAX_SPLITS,
   MIN_BUFFERSIZE,
 } from "./constants.js";
-import { checkBloscHeader, MAX_RATIO, readBloscHeader } from "./header.js";
+import { type BloscHeader, checkBloscHeader, MAX_RATIO, readBloscHeader } from "./header.js";
 import { decodeStream } from "./inner.js";
 import { byteUnshuffle } from "./shuffle.js";
 
@@ -78,7 +78,7 @@ export function bloscDecompress(input: Uint8Array, key = "(unknown)", into?: Uin
     return out;
   }
   try {
-    decodeChunk(input, h.cbytes, h.flags, h.typesize, nbytes, h.blocksize, out);
+    decodeChunk(input, h, out);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const code = error instanceof ZarrError && error.code === "CHECKSUM_MISMATCH" ? error.code : "CODEC_FAILED";
@@ -144,15 +144,8 @@ function checkStreams(
  * kernel, other filtered chunks with their streams decoded here and unshuffled in the
  * kernel, the rest (or all, without a kernel) in TypeScript.
  */
-function decodeChunk(
-  input: Uint8Array,
-  cbytes: number,
-  flags: number,
-  typesize: number,
-  nbytes: number,
-  blocksize: number,
-  out: Uint8Array,
-): void {
+function decodeChunk(input: Uint8Array, h: BloscHeader, out: Uint8Array): void {
+  const { cbytes, flags, typesize, nbytes, blocksize } = h;
   const block = Math.min(blocksize, nbytes);
   if (flags >>> 5 === FORMAT_LZ4) {
     const kernel = bloscKernel(lz4ChunkDecodeBytes(cbytes, nbytes, block));

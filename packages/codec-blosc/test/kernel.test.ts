@@ -5,36 +5,16 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { setWasmKernels, wasmKernelsEnabled, ZarrError } from "@zarr/spec";
+import { setWasmKernels, wasmKernelsEnabled } from "@zarr/spec";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixturesDir } from "../../../scripts/test-env.mjs";
+import { samePaths } from "../../../scripts/wasm-paths.mjs";
 import { bloscKernel, shuffleBytes, shuffleChunk, unshuffleBytes, unshuffleChunk } from "../src/blosc-kernel.js";
 import { type BloscCname, bitShuffle, bitUnshuffle, bloscCompress, bloscDecompress, byteShuffle, byteUnshuffle } from "../src/index.js";
 import { b64, makeData, python, unb64 } from "./helpers.js";
 
-type Outcome = { bytes: string } | { code: string; message: string };
-
-/** What `f` gives: its bytes (as hex, for readable diffs) or its ZarrError. */
-function outcome(f: () => Uint8Array): Outcome {
-  try {
-    return { bytes: Buffer.from(f()).toString("hex") };
-  } catch (error) {
-    if (error instanceof ZarrError) return { code: error.code, message: error.message };
-    throw error;
-  }
-}
-
-/** Runs `f` on the WebAssembly path and on the TypeScript path; expects the same outcome. */
-function expectSamePaths(f: () => Uint8Array): Outcome {
-  setWasmKernels(true);
-  const wasm = outcome(f);
-  setWasmKernels(false);
-  const ts = outcome(f);
-  setWasmKernels(true);
-  expect(wasm).toEqual(ts);
-  return wasm;
-}
+const expectSamePaths = samePaths(setWasmKernels);
 
 afterEach(() => setWasmKernels(true));
 

@@ -40,43 +40,62 @@ static int bitshuffle_applies(size_t size, size_t typesize) {
   return n > 0 && n % 8 == 0;
 }
 
-// Bit-shuffles one block of `size` bytes (copies it when the rule above says so).
-static void bitshuffle_block(const uint8_t *src, uint8_t *dst, size_t size, size_t typesize) {
-  if (!bitshuffle_applies(size, typesize)) {
-    __builtin_memcpy(dst, src, size);
-    return;
-  }
-  size_t n = size / typesize;
-  size_t row_bytes = n / 8;
-  for (size_t first = 0; first < n; first += GROUP) {
-    size_t count = n - first < GROUP ? n - first : GROUP;
-    size_t bytes = count / 8; // of each bit row in this group
-    shuffle_bytes(src + first * typesize, planes, GROUP, count, typesize);
-    for (size_t j = 0; j < typesize; j++) {
-      v128_t v[8];
-      // Plane bytes 8t + m → v[m] byte t (a typesize-8 shuffle of the plane), transposed:
-      // v[k] byte t becomes byte t of bit row 8j + k.
-      for (int k = 0; k < 8; k++) v[k] = LOAD(planes + j * GROUP + 16 * k);
-      shuffle8_regs(v);
-      bit_transpose(v);
-      uint8_t *row = dst + 8 * j * row_bytes + first / 8;
-      if (bytes == 16) {
-        for (int k = 0; k < 8; k++) STORE(row + k * row_bytes, v[k]);
-      } else {
-        // The last, partial group: bytes past `bytes` come from stale plane bytes; drop them.
-        uint8_t part[16] __attribute__((aligned(16)));
-        for (int k = 0; k < 8; k++) {
-          STORE(part, v[k]);
-          __builtin_memcpy(row + k * row_bytes, part, bytes);
-        }
-      }
+// Stores 8 vectors as `bytes` bytes of 8 bit rows `row_bytes` apart (16 but in the last,
+// partial group, whose other bytes come from stale plane bytes and are dropped).
+static inline void store_rows(uint8_t *row, size_t row_bytes, const v128_t v[8], size_t bytes) {
+  uint8_t part[16] __attribute__((aligned(16)));
+  for (int k = 0; k < 8; k++) {
+    if (bytes == 16) {
+      STORE(row + k * row_bytes, v[k]);
+    } else {
+      STORE(part, v[k]);
+      __builtin_memcpy(row + k * row_bytes, part, bytes);
     }
   }
-  __builtin_memcpy(dst + n * typesize, src + n * typesize, size - n * typesize);
 }
 
-// The inverse of bitshuffle_block.
-static void bitunshuffle_block(const uint8_t *src, uint8_t *dst, size_t size, size_t typesize) {
+// Loads `bytes` bytes of 8 bit rows `row_bytes` apart into 8 vectors, never reading past them.
+static inline void load_rows(const uint8_t *row, size_t row_bytes, v128_t v[8], size_t bytes) {
+  uint8_t part[16] __attribute__((aligned(16))) = {0};
+  for (int k = 0; k < 8; k++) {
+    if (bytes == 16) {
+      v[k] = LOAD(row + k * row_bytes);
+    } else {
+      __builtin_memcpy(part, row + k * row_bytes, bytes);
+      v[k] = LOAD(part);
+    }
+  }
+}
+
+// Bit-shuffles `count` elements (a multiple of 8, at most GROUP) into the bit rows from `rows`.
+static void shuffle_group(const uint8_t *elements, uint8_t *rows, size_t row_bytes, size_t count, size_t typesize) {
+  shuffle_bytes(elements, planes, GROUP, count, typesize);
+  for (size_t j = 0; j < typesize; j++) {
+    v128_t v[8];
+    // Plane bytes 8t + m → v[m] byte t (a typesize-8 shuffle of the plane), transposed:
+    // v[k] byte t becomes byte t of bit row 8j + k.
+    for (int k = 0; k < 8; k++) v[k] = LOAD(planes + j * GROUP + 16 * k);
+    shuffle8_regs(v);
+    bit_transpose(v);
+    store_rows(rows + 8 * j * row_bytes, row_bytes, v, count / 8);
+  }
+}
+
+// The inverse of shuffle_group.
+static void unshuffle_group(const uint8_t *rows, size_t row_bytes, uint8_t *elements, size_t count, size_t typesize) {
+  for (size_t j = 0; j < typesize; j++) {
+    v128_t v[8];
+    load_rows(rows + 8 * j * row_bytes, row_bytes, v, count / 8);
+    bit_transpose(v);
+    unshuffle8_regs(v);
+    for (int k = 0; k < 8; k++) STORE(planes + j * GROUP + 16 * k, v[k]);
+  }
+  unshuffle_bytes(planes, GROUP, elements, count, typesize);
+}
+
+// Bit-shuffles (`forward`) or unshuffles one block of `size` bytes; copies it when c-blosc
+// does not bit-shuffle it, and copies the bytes after the last whole element.
+static void bitshuffle_block(const uint8_t *src, uint8_t *dst, size_t size, size_t typesize, int forward) {
   if (!bitshuffle_applies(size, typesize)) {
     __builtin_memcpy(dst, src, size);
     return;
@@ -85,25 +104,8 @@ static void bitunshuffle_block(const uint8_t *src, uint8_t *dst, size_t size, si
   size_t row_bytes = n / 8;
   for (size_t first = 0; first < n; first += GROUP) {
     size_t count = n - first < GROUP ? n - first : GROUP;
-    size_t bytes = count / 8;
-    for (size_t j = 0; j < typesize; j++) {
-      v128_t v[8];
-      const uint8_t *row = src + 8 * j * row_bytes + first / 8;
-      if (bytes == 16) {
-        for (int k = 0; k < 8; k++) v[k] = LOAD(row + k * row_bytes);
-      } else {
-        // Only `bytes` bytes of each row belong to this group: never read past them.
-        uint8_t part[16] __attribute__((aligned(16))) = {0};
-        for (int k = 0; k < 8; k++) {
-          __builtin_memcpy(part, row + k * row_bytes, bytes);
-          v[k] = LOAD(part);
-        }
-      }
-      bit_transpose(v);
-      unshuffle8_regs(v);
-      for (int k = 0; k < 8; k++) STORE(planes + j * GROUP + 16 * k, v[k]);
-    }
-    unshuffle_bytes(planes, GROUP, dst + first * typesize, count, typesize);
+    if (forward) shuffle_group(src + first * typesize, dst + first / 8, row_bytes, count, typesize);
+    else unshuffle_group(src + first / 8, row_bytes, dst + first * typesize, count, typesize);
   }
   __builtin_memcpy(dst + n * typesize, src + n * typesize, size - n * typesize);
 }

@@ -134,25 +134,16 @@ static void unshuffle_bytes(const uint8_t *src, size_t stride, uint8_t *dst, siz
   }
 }
 
-// Byte-shuffles one block of `size` bytes (a typesize of 1, or fewer bytes than one
-// element, copies it; the bytes after the last whole element are copied unchanged).
-static void shuffle_block(const uint8_t *src, uint8_t *dst, size_t size, size_t typesize) {
+// Byte-shuffles (`forward`) or unshuffles one block of `size` bytes: a typesize of 1, or
+// fewer bytes than one element, copies it; the bytes after the last whole element are
+// copied unchanged.
+static void shuffle_block(const uint8_t *src, uint8_t *dst, size_t size, size_t typesize, int forward) {
   size_t n = typesize == 0 ? 0 : size / typesize;
   if (typesize <= 1 || n == 0) {
     __builtin_memcpy(dst, src, size);
     return;
   }
-  shuffle_bytes(src, dst, n, n, typesize);
-  __builtin_memcpy(dst + n * typesize, src + n * typesize, size - n * typesize);
-}
-
-// The inverse of shuffle_block.
-static void unshuffle_block(const uint8_t *src, uint8_t *dst, size_t size, size_t typesize) {
-  size_t n = typesize == 0 ? 0 : size / typesize;
-  if (typesize <= 1 || n == 0) {
-    __builtin_memcpy(dst, src, size);
-    return;
-  }
-  unshuffle_bytes(src, n, dst, n, typesize);
+  if (forward) shuffle_bytes(src, dst, n, n, typesize);
+  else unshuffle_bytes(src, n, dst, n, typesize);
   __builtin_memcpy(dst + n * typesize, src + n * typesize, size - n * typesize);
 }

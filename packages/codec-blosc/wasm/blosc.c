@@ -57,10 +57,8 @@ static int mode_of_flags(uint32_t flags, size_t typesize) {
 // Applies a block's filter (`forward`: shuffle, else unshuffle) from src to dst.
 static void filter_block(int mode, int forward, const uint8_t *src, uint8_t *dst, size_t bsize, size_t typesize) {
   int filter = block_mode(mode, typesize, bsize);
-  if (filter == MODE_BYTE && forward) shuffle_block(src, dst, bsize, typesize);
-  else if (filter == MODE_BYTE) unshuffle_block(src, dst, bsize, typesize);
-  else if (filter == MODE_BIT && forward) bitshuffle_block(src, dst, bsize, typesize);
-  else if (filter == MODE_BIT) bitunshuffle_block(src, dst, bsize, typesize);
+  if (filter == MODE_BYTE) shuffle_block(src, dst, bsize, typesize, forward);
+  else if (filter == MODE_BIT) bitshuffle_block(src, dst, bsize, typesize, forward);
   else __builtin_memcpy(dst, src, bsize);
 }
 

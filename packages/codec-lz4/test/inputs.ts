@@ -15,15 +15,7 @@ export const compressible = fc
     ),
     { maxLength: 30 },
   )
-  .map((parts) => {
-    const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-    let o = 0;
-    for (const p of parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
-  });
+  .map((parts) => Uint8Array.from(parts.flatMap((p) => Array.from(p))));
 
 export function sampleInputs(): Uint8Array[] {
   const f32 = new Float32Array(50_000);

@@ -4,35 +4,15 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setWasmKernels, wasmKernelsEnabled, ZarrError } from "@zarr/spec";
+import { setWasmKernels, wasmKernelsEnabled } from "@zarr/spec";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixturesDir } from "../../../scripts/test-env.mjs";
+import { samePaths } from "../../../scripts/wasm-paths.mjs";
 import { lz4CompressBlockHC, numcodecsLz4Decode, numcodecsLz4Encode } from "../src/index.js";
 import { compressible, sampleInputs } from "./inputs.js";
 
-type Outcome = { bytes: string } | { code: string; message: string };
-
-/** What `f` gives: its bytes (as hex, for readable diffs) or its ZarrError. */
-function outcome(f: () => Uint8Array): Outcome {
-  try {
-    return { bytes: Buffer.from(f()).toString("hex") };
-  } catch (error) {
-    if (error instanceof ZarrError) return { code: error.code, message: error.message };
-    throw error;
-  }
-}
-
-/** Runs `f` on the WebAssembly path and on the TypeScript path; expects the same outcome. */
-function expectSamePaths(f: () => Uint8Array): Outcome {
-  setWasmKernels(true);
-  const wasm = outcome(f);
-  setWasmKernels(false);
-  const ts = outcome(f);
-  setWasmKernels(true);
-  expect(wasm).toEqual(ts);
-  return wasm;
-}
+const expectSamePaths = samePaths(setWasmKernels);
 
 /** Inputs of every size class: empty, 1 byte, odd sizes, random bytes and compressible data. */
 const anyInput = fc.oneof(compressible, fc.uint8Array({ maxLength: 5000 }), fc.constantFrom(...sampleInputs()));

@@ -41,6 +41,18 @@ static inline void copy_overlapping(uint8_t *op, const uint8_t *ref, size_t leng
   }
 }
 
+// Adds the length bytes after a token nibble of 15 to *length (each 255 means another byte
+// follows; 64 bits, so a run of 255s cannot wrap around): 0, or −err when the block ends first.
+static inline int32_t add_length_bytes(const uint8_t *src, size_t src_len, size_t *ip, uint64_t *length, int32_t err) {
+  uint32_t b;
+  do {
+    if (*ip >= src_len) return -err;
+    b = src[(*ip)++];
+    *length += b;
+  } while (b == 255);
+  return 0;
+}
+
 // Decodes the block src[0, src_len) into dst[0, dst_len); returns the bytes written or
 // −LZ4_ERR_*. Matches refer only to bytes this call wrote.
 static int32_t lz4_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len) {
@@ -52,16 +64,11 @@ static int32_t lz4_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
     if (ip >= src_len) return -LZ4_ERR_OFFSET_TRUNCATED;
     uint32_t token = src[ip++];
 
-    // Literals (lengths add up in 64 bits: a run of 255s cannot wrap around).
+    // Literals.
     uint64_t literals = token >> 4;
     if (literals != 0) {
-      if (literals == 15) {
-        uint32_t b;
-        do {
-          if (ip >= src_len) return -LZ4_ERR_LITERAL_LENGTH;
-          b = src[ip++];
-          literals += b;
-        } while (b == 255);
+      if (literals == 15 && add_length_bytes(src, src_len, &ip, &literals, LZ4_ERR_LITERAL_LENGTH) != 0) {
+        return -LZ4_ERR_LITERAL_LENGTH;
       }
       if (literals > src_len - ip) return -LZ4_ERR_LITERALS;
       if (literals > dst_len - op) return -LZ4_ERR_OUTPUT;
@@ -83,14 +90,7 @@ static int32_t lz4_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
     size_t offset = (size_t)src[ip] | ((size_t)src[ip + 1] << 8);
     ip += 2;
     uint64_t length = (token & 15) + 4;
-    if (length == 19) {
-      uint32_t b;
-      do {
-        if (ip >= src_len) return -LZ4_ERR_MATCH_LENGTH;
-        b = src[ip++];
-        length += b;
-      } while (b == 255);
-    }
+    if (length == 19 && add_length_bytes(src, src_len, &ip, &length, LZ4_ERR_MATCH_LENGTH) != 0) return -LZ4_ERR_MATCH_LENGTH;
     if (offset == 0) return -LZ4_ERR_OFFSET_ZERO;
     if (offset > op) return -LZ4_ERR_OFFSET_BEFORE;
     if (length > dst_len - op) return -LZ4_ERR_OUTPUT;
