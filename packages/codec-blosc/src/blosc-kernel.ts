@@ -34,6 +34,12 @@ export type BloscKernel = WasmKernel<BloscExports>;
 
 const loader = wasmKernelLoader<BloscExports>(WASM_BASE64);
 
+/**
+ * Calls needing more kernel memory than this take the TypeScript path: a huge chunk's
+ * second copy, in a kernel's memory, might not be allocatable.
+ */
+const MAX_KERNEL_BYTES = 1 << 30;
+
 /** Kernel error numbers besides LZ4's (BLOSC_ERR_* in wasm/blosc.c). */
 const ERR_STREAM_SIZE = 101;
 /** The LZ4 format code in the header flags. */
@@ -49,7 +55,7 @@ export function prepareBloscKernel(): void {
 
 /** The kernel for a call needing `bytes` bytes of its memory, or `undefined` (use TypeScript). */
 export function bloscKernel(bytes: number): BloscKernel | undefined {
-  return loader.forCall(bytes);
+  return bytes <= MAX_KERNEL_BYTES ? loader.forCall(bytes) : undefined;
 }
 
 /** The error of a kernel's error number, as the TypeScript decoder words it. */

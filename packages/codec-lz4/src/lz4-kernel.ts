@@ -15,6 +15,12 @@ interface Lz4Exports {
 
 const loader = wasmKernelLoader<Lz4Exports>(WASM_BASE64);
 
+/**
+ * Calls needing more kernel memory than this take the TypeScript path: a huge chunk's
+ * second copy, in a kernel's memory, might not be allocatable.
+ */
+const MAX_KERNEL_BYTES = 1 << 30;
+
 /** Start of the region after one of `bytes` bytes at `at`, on a 16-byte boundary. */
 const after = (at: number, bytes: number): number => (at + bytes + 15) & ~15;
 
@@ -25,7 +31,7 @@ export function prepareLz4Kernel(): void {
 
 /** The kernel for a call needing `bytes` bytes of its memory, or `undefined` (use TypeScript). */
 export function lz4Kernel(bytes: number): WasmKernel<Lz4Exports> | undefined {
-  return loader.forCall(bytes);
+  return bytes <= MAX_KERNEL_BYTES ? loader.forCall(bytes) : undefined;
 }
 
 /** Memory a decode of a `blockLength`-byte block into `size` bytes needs. */
