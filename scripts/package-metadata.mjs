@@ -34,6 +34,7 @@ const KEYWORDS = {
   "codec-zstd": ["codec", "zstd", "zstandard", "compression"],
   core: ["zarr-v3", "ndarray", "hdf5-alternative"],
   geozarr: ["geozarr", "geospatial", "gis", "crs", "multiscales", "geotiff"],
+  maplibre: ["geozarr", "maplibre", "maplibre-gl", "web-map", "tiles", "colormap", "openlayers"],
   xarray: ["xarray", "netcdf", "cf-conventions", "cftime", "climate"],
   spec: ["zarr-v3", "specification", "metadata"],
   "store-fs": ["store", "filesystem"],
@@ -43,6 +44,7 @@ const KEYWORDS = {
   "store-azure": ["store", "azure", "azure-blob-storage", "abfs"],
   "store-utils": ["store", "cache", "logging"],
   "store-zip": ["store", "zip"],
+  "store-references": ["store", "kerchunk", "virtualizarr", "references", "netcdf", "hdf5"],
   "v2-compat": ["zarr-v2", "numcodecs", "conversion"],
 };
 

@@ -20,7 +20,7 @@ export function markdownTable(headers, rows, align = []) {
   return [line(cells[0]), rule, ...cells.slice(1).map(line)].join("\n");
 }
 
-const FORMATS = { "×": ratio, MiB: mib, faults: count, "µs": (v) => (Number.isFinite(v) ? `${v.toFixed(2)} µs` : "–") };
+const FORMATS = { "×": ratio, s: seconds, MiB: mib, faults: count, "µs": (v) => (Number.isFinite(v) ? `${v.toFixed(2)} µs` : "–") };
 
 /**
  * The report of one bench script: context lines, tables, targets, notes. `finish()` prints it

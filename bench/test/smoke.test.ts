@@ -44,6 +44,13 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toContain("| 20 ms | undici request |");
   });
 
+  it("bench/coalesce.mjs counts the requests of concurrent tile reads with and without coalescing", async () => {
+    const out = await run("coalesce.mjs");
+    expect(out).toMatch(/\| coalesce \(default\) +\| +\d+ \| +\d+\.\d{3} \|/);
+    expect(out).toMatch(/\| coalesce: false +\| +\d+ \|/);
+    expect(out).toMatch(TARGETS);
+  });
+
   it("bench/read.mjs runs the three readers, fresh result and out reused", async () => {
     requirePythonZarr(); // the zarr-python column
     const out = await run("read.mjs", "--only", "uncompressed,zstd", "--workers", "1");

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Builds the viewer into dist/: index.html and one ES module bundle (esbuild), from the
-// workspace packages' TypeScript sources. Usage: node build.mjs [--minify]
+// Builds the viewer into dist/: index.html, the page's and the tile workers' ES module
+// bundles (esbuild, from the workspace packages' TypeScript sources), MapLibre's worker and
+// stylesheet, and the coastline basemap. Usage: node build.mjs [--minify]
 import { copyFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -12,8 +14,8 @@ const here = import.meta.dirname;
 export async function buildViewer({ outDir = join(here, "dist"), minify = false } = {}) {
   mkdirSync(outDir, { recursive: true });
   await build({
-    entryPoints: [join(here, "src", "viewer.ts")],
-    outfile: join(outDir, "viewer.js"),
+    entryPoints: { viewer: join(here, "src", "viewer.ts"), "tile-worker": join(here, "src", "tile-worker.ts") },
+    outdir: outDir,
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -25,6 +27,9 @@ export async function buildViewer({ outDir = join(here, "dist"), minify = false 
     logLevel: "warning",
   });
   copyFileSync(join(here, "index.html"), join(outDir, "index.html"));
+  copyFileSync(join(here, "basemap", "coastlines-110m.geojson"), join(outDir, "coastlines-110m.geojson"));
+  const maplibre = dirname(createRequire(import.meta.url).resolve("maplibre-gl/package.json"));
+  for (const file of ["maplibre-gl-worker.mjs", "maplibre-gl.css"]) copyFileSync(join(maplibre, "dist", file), join(outDir, file));
   return outDir;
 }
 

@@ -6,7 +6,15 @@ import http from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".map": "application/json", ".json": "application/json" };
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".css": "text/css",
+  ".map": "application/json",
+  ".json": "application/json",
+  ".geojson": "application/geo+json",
+};
 
 /**
  * Starts a server on 127.0.0.1: `pageDir` at `/`, and the store at `/data/` — either a

@@ -1,38 +1,33 @@
 /**
  * The viewer page: opens a GeoZarr Multiscale Dataset over HTTP, lists its metadata and
- * validation findings, and renders one variable to a canvas, choosing the level that
- * matches the zoom. State is mirrored on `window.__viewer` and `document.body.dataset`
- * so tests (and curious users) can follow it.
+ * validation findings, and shows one variable on a MapLibre map as raster tiles from
+ * @zarr/maplibre (painted in a pool of workers), over an offline coastline basemap, with
+ * a legend and variable/time pickers. State is mirrored on `window.__viewer` and
+ * `document.body.dataset` so tests (and curious users) can follow it.
  */
 import { gzip, zlib } from "@zarr/codec-gzip";
 import { zstdLazy } from "@zarr/codec-zstd/lazy";
 import { createRegistry } from "@zarr/core";
-import {
-  chooseLevel,
-  crsLabel,
-  describeMultiscales,
-  findMultiscales,
-  type GeoHierarchy,
-  loadHierarchy,
-  type MultiscaleDataset,
-  type MultiscaleLevel,
-  readBbox,
-  validateHierarchy,
-} from "@zarr/geozarr";
+import { createWorkerPool } from "@zarr/core/workers";
+import { crsLabel, describeMultiscales, findMultiscales, type GeoHierarchy, loadHierarchy, type MultiscaleDataset, validateHierarchy } from "@zarr/geozarr";
+import { proj4Reprojector } from "@zarr/geozarr/proj4";
+import { type Colormap, createLegend, geozarrProtocol, mercatorLat, mercatorLon, openTileSource, type TileSource } from "@zarr/maplibre";
 import { HttpStore } from "@zarr/store-http";
-import { renderView, valueRange, type View, viewBbox } from "./render.js";
+import * as maplibregl from "maplibre-gl";
+import proj4 from "proj4";
 
 interface ViewerState {
   url: string;
   dataset?: MultiscaleDataset;
   variable?: string;
-  level?: string;
-  /** "auto": the level follows the zoom. */
-  levelChoice: string;
-  view?: View;
-  stretch?: { min: number; max: number };
-  renders: number;
+  select: Record<string, number>;
+  colormap: Colormap;
+  source?: TileSource;
+  layerId?: string;
   error?: string;
+  map?: maplibregl.Map;
+  /** RGBA of the map canvas at a longitude/latitude (for tests). */
+  pixelAt?: (lon: number, lat: number) => number[];
 }
 
 declare global {
@@ -42,11 +37,18 @@ declare global {
 }
 
 const registry = createRegistry([gzip, zlib, zstdLazy]);
+const reprojector = proj4Reprojector(proj4);
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const state: ViewerState = { url: "", levelChoice: "auto", renders: 0 };
+const state: ViewerState = { url: "", select: {}, colormap: "viridis" };
 window.__viewer = state;
 let hierarchy: GeoHierarchy | undefined;
-let renderToken = 0;
+let layers = 0;
+
+// MapLibre's own worker next to this bundle (build.mjs copies it); ours paint the tiles.
+maplibregl.setWorkerUrl(new URL("./maplibre-gl-worker.mjs", import.meta.url).href);
+const workers = createWorkerPool({ size: 2, createWorker: () => new Worker(new URL("./tile-worker.js", import.meta.url), { type: "module" }) });
+const protocol = geozarrProtocol({ workers });
+maplibregl.addProtocol("geozarr", protocol);
 
 function setStatus(text: string): void {
   $("status").textContent = text;
@@ -86,79 +88,70 @@ function showFindings(h: GeoHierarchy): void {
     `<p>${report.counts.error} error(s), ${report.counts.warning} warning(s), ${report.counts.info} info</p><ul>${items}</ul>`;
 }
 
-function levelFor(ms: MultiscaleDataset, view: View): MultiscaleLevel {
-  if (state.levelChoice !== "auto") {
-    const l = ms.levels.find((x) => x.asset === state.levelChoice);
-    if (l !== undefined) return l;
-  }
-  return chooseLevel(ms.levels, { resolution: view.resolution, mode: "finer" });
+/** The basemap: a background and Natural Earth coastlines from a GeoJSON shipped with the page. */
+function baseStyle(): maplibregl.StyleSpecification {
+  return {
+    version: 8,
+    sources: { coastlines: { type: "geojson", data: new URL("./coastlines-110m.geojson", import.meta.url).href } },
+    layers: [
+      { id: "background", type: "background", paint: { "background-color": "#dde6ee" } },
+      { id: "coastlines", type: "line", source: "coastlines", paint: { "line-color": "#44546a", "line-width": 1 } },
+    ],
+  };
 }
 
-async function render(): Promise<void> {
-  const ms = state.dataset;
-  const view = state.view;
-  if (hierarchy === undefined || ms === undefined || view === undefined || state.variable === undefined) return;
-  const token = ++renderToken;
-  const level = levelFor(ms, view);
-  const canvas = $<HTMLCanvasElement>("map");
-  const ctx = canvas.getContext("2d") as CanvasRenderingContext2D;
-  const image = ctx.createImageData(view.width, view.height);
-  setStatus(`reading level ${level.asset}…`);
-  document.body.dataset.state = "loading";
-  try {
-    const node = hierarchy.node(level.kind === "array" ? level.path : `${level.path}/${state.variable}`);
-    const names = node?.dimensionNames ?? [];
-    const select: Record<string, number> = {};
-    for (const n of names) if (n !== null && n !== ms.dimensions?.[0] && n !== ms.dimensions?.[1]) select[n] = 0;
-    const data = await readBbox(hierarchy, { path: ms.path, variable: state.variable, level: level.asset, bbox: viewBbox(view), select, registry });
-    if (token !== renderToken) return;
-    const y = data.dimensionNames.indexOf(ms.dimensions?.[0] ?? "");
-    const x = data.dimensionNames.indexOf(ms.dimensions?.[1] ?? "");
-    const shape: [number, number] = [data.shape[Math.max(y, 0)], data.shape[x < 0 ? 1 : x]];
-    renderView({ values: data.data as ArrayLike<number>, shape, transform: data.transform }, view, state.stretch ?? { min: 0, max: 1 }, image.data);
-    ctx.putImageData(image, 0, 0);
-    state.level = level.asset;
-    state.renders++;
-    $<HTMLSelectElement>("level").value = state.levelChoice;
-    document.querySelectorAll<HTMLElement>("tr[data-level]").forEach((tr) => {
-      tr.classList.toggle("current", tr.dataset.level === level.asset);
+/** The non-spatial dimensions of the variable, with their lengths, for the pickers. */
+function otherDimensions(ms: MultiscaleDataset, variable: string): Array<{ name: string; size: number }> {
+  const level = ms.levels.find((l) => l.kind !== "missing");
+  const node = hierarchy?.node(level?.kind === "array" ? level.path : `${level?.path}/${variable}`);
+  const names = node?.dimensionNames ?? [];
+  return names.flatMap((n, d) => (n !== null && !ms.dimensions?.includes(n) ? [{ name: n, size: node?.shape?.[d] ?? 1 }] : []));
+}
+
+function showPickers(ms: MultiscaleDataset, variable: string): void {
+  const box = $("indices");
+  box.innerHTML = "";
+  for (const { name, size } of otherDimensions(ms, variable)) {
+    const label = document.createElement("label");
+    label.textContent = `${name} `;
+    const input = document.createElement("input");
+    Object.assign(input, { type: "range", min: "0", max: String(size - 1), value: String(state.select[name] ?? 0), id: `index-${name}` });
+    input.addEventListener("change", () => {
+      state.select[name] = Number(input.value);
+      void showLayer();
     });
-    setStatus(`level ${level.asset} · ${fmt(view.resolution)} units/px · ${data.shape.join("×")} values read`);
-    document.body.dataset.level = level.asset;
-    document.body.dataset.renders = String(state.renders);
-    document.body.dataset.state = "ready";
-  } catch (error) {
-    if ((error as { code?: string }).code === "OUT_OF_BOUNDS") {
-      // The view has left the data: an empty canvas, not an error.
-      ctx.putImageData(image, 0, 0);
-      state.level = level.asset;
-      state.renders++;
-      setStatus(`level ${level.asset} · outside the data`);
-      document.body.dataset.renders = String(state.renders);
-      document.body.dataset.state = "ready";
-      return;
-    }
-    state.error = (error as Error).message;
-    setStatus(`error: ${state.error}`);
-    document.body.dataset.state = "error";
+    label.append(input);
+    box.append(label);
   }
 }
 
-/** The stretch comes from the coarsest level, so every zoom uses the same grey scale. */
-async function computeStretch(ms: MultiscaleDataset, variable: string): Promise<{ min: number; max: number }> {
-  const coarsest = ms.levels.filter((l) => l.resolution !== undefined).sort((a, b) => (b.resolution as number[])[0] - (a.resolution as number[])[0])[0];
-  if (hierarchy === undefined || coarsest?.extent === undefined) return { min: 0, max: 1 };
-  const data = await readBbox(hierarchy, { path: ms.path, variable, level: coarsest.asset, bbox: coarsest.extent, registry });
-  return valueRange(data.data as ArrayLike<number>);
-}
-
-function zoom(factor: number, at?: [number, number]): void {
-  const v = state.view;
-  if (v === undefined) return;
-  const anchor = at ?? v.center;
-  v.center = [anchor[0] + (v.center[0] - anchor[0]) * factor, anchor[1] + (v.center[1] - anchor[1]) * factor];
-  v.resolution *= factor;
-  void render();
+/** Serves the chosen variable and indices under a new id, so MapLibre's cached tiles of the old choice are not reused. */
+async function showLayer(): Promise<void> {
+  const map = state.map;
+  const ms = state.dataset;
+  if (hierarchy === undefined || map === undefined || ms === undefined || state.variable === undefined) return;
+  document.body.dataset.state = "loading";
+  const source = await openTileSource(hierarchy, { path: ms.path, variable: state.variable, select: state.select, reprojector, registry });
+  state.source = source;
+  const id = `layer-${++layers}`;
+  protocol.set(id, { source, colormap: state.colormap });
+  const previous = state.layerId;
+  state.layerId = id;
+  map.addSource(id, { type: "raster", tiles: [`geozarr://${id}/{z}/{x}/{y}`], tileSize: 256, minzoom: 0, maxzoom: 22 });
+  map.addLayer({ id, type: "raster", source: id, paint: { "raster-resampling": "nearest", "raster-fade-duration": 0 } }, "coastlines");
+  if (previous !== undefined) {
+    map.removeLayer(previous);
+    map.removeSource(previous);
+    protocol.delete(previous);
+  }
+  $("legend").replaceChildren(createLegend({ colormap: state.colormap, range: source.range, units: source.units, title: state.variable }));
+  document.body.dataset.layer = id;
+  map.once("idle", () => {
+    document.body.dataset.state = "ready";
+    document.body.dataset.painted = String(protocol.painted);
+    setStatus(`${state.variable} · zoom ${map.getZoom().toFixed(2)} · ${protocol.painted} tiles painted`);
+  });
+  map.triggerRepaint();
 }
 
 async function open(url: string, path: string): Promise<void> {
@@ -167,7 +160,7 @@ async function open(url: string, path: string): Promise<void> {
   document.body.dataset.state = "loading";
   try {
     const store = new HttpStore(url.endsWith("/") ? url : `${url}/`);
-    hierarchy = await loadHierarchy(store, { path });
+    hierarchy = await loadHierarchy(store, { path, registry });
     showFindings(hierarchy);
     const msPath = findMultiscales(hierarchy)[0];
     if (msPath === undefined) throw new Error("no multiscales group in this store");
@@ -175,23 +168,32 @@ async function open(url: string, path: string): Promise<void> {
     state.dataset = ms;
     showMetadata(ms);
     const variables = [...new Set(ms.levels.flatMap((l) => l.variables))];
-    const varSelect = $<HTMLSelectElement>("variable");
-    varSelect.innerHTML = variables.map((v) => `<option>${escapeHtml(v)}</option>`).join("");
+    $<HTMLSelectElement>("variable").innerHTML = variables.map((v) => `<option>${escapeHtml(v)}</option>`).join("");
     state.variable = variables[0];
-    const levelSelect = $<HTMLSelectElement>("level");
-    levelSelect.innerHTML = `<option value="auto">auto</option>${ms.levels.map((l) => `<option>${escapeHtml(l.asset)}</option>`).join("")}`;
-    const canvas = $<HTMLCanvasElement>("map");
-    const base = ms.levels.find((l) => l.extent !== undefined);
-    if (base?.extent === undefined) throw new Error("no level has a transform and shape");
-    const [x0, y0, x1, y1] = base.extent;
-    state.view = {
-      center: [(x0 + x1) / 2, (y0 + y1) / 2],
-      resolution: Math.max((x1 - x0) / canvas.width, (y1 - y0) / canvas.height),
-      width: canvas.width,
-      height: canvas.height,
+    state.select = {};
+    if (state.variable !== undefined) showPickers(ms, state.variable);
+    const source = await openTileSource(hierarchy, { path: msPath, variable: state.variable, reprojector, registry, chunkCache: false });
+    const [x0, y0, x1, y1] = source.mercatorExtent;
+    const bounds: maplibregl.LngLatBoundsLike = [
+      [mercatorLon(x0), mercatorLat(y0)],
+      [mercatorLon(x1), mercatorLat(y1)],
+    ];
+    state.map?.remove();
+    const map = new maplibregl.Map({ container: "map", style: baseStyle(), bounds, fitBoundsOptions: { padding: 40 }, canvasContextAttributes: { preserveDrawingBuffer: true }, attributionControl: false });
+    state.map = map;
+    state.pixelAt = (lon, lat) => {
+      const p = map.project([lon, lat]);
+      const canvas = map.getCanvas();
+      const scale = canvas.width / canvas.clientWidth;
+      const copy = document.createElement("canvas");
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext("2d") as CanvasRenderingContext2D;
+      ctx.drawImage(canvas, 0, 0);
+      return Array.from(ctx.getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data);
     };
-    if (state.variable !== undefined) state.stretch = await computeStretch(ms, state.variable);
-    await render();
+    await map.once("load");
+    await showLayer();
   } catch (error) {
     state.error = (error as Error).message;
     setStatus(`error: ${state.error}`);
@@ -199,50 +201,19 @@ async function open(url: string, path: string): Promise<void> {
   }
 }
 
-function wire(): void {
-  const params = new URLSearchParams(location.search);
-  const url = params.get("url") ?? new URL("data/", location.href).href;
-  $<HTMLInputElement>("url").value = url;
-  $("open").addEventListener("click", () => void open($<HTMLInputElement>("url").value, ""));
-  $("zoom-in").addEventListener("click", () => zoom(0.5));
-  $("zoom-out").addEventListener("click", () => zoom(2));
-  $<HTMLSelectElement>("level").addEventListener("change", (e) => {
-    state.levelChoice = (e.target as HTMLSelectElement).value;
-    void render();
-  });
-  $<HTMLSelectElement>("variable").addEventListener("change", async (e) => {
-    state.variable = (e.target as HTMLSelectElement).value;
-    if (state.dataset !== undefined) state.stretch = await computeStretch(state.dataset, state.variable);
-    void render();
-  });
-  const canvas = $<HTMLCanvasElement>("map");
-  const toCrs = (ev: MouseEvent): [number, number] | undefined => {
-    const v = state.view;
-    if (v === undefined) return undefined;
-    const r = canvas.getBoundingClientRect();
-    const [x0, , , y1] = viewBbox(v);
-    return [x0 + (ev.clientX - r.left) * v.resolution, y1 - (ev.clientY - r.top) * v.resolution];
-  };
-  canvas.addEventListener("wheel", (ev) => {
-    ev.preventDefault();
-    zoom(ev.deltaY < 0 ? 0.5 : 2, toCrs(ev));
-  });
-  let drag: { x: number; y: number; center: [number, number] } | undefined;
-  canvas.addEventListener("mousedown", (ev) => {
-    if (state.view !== undefined) drag = { x: ev.clientX, y: ev.clientY, center: [...state.view.center] };
-  });
-  window.addEventListener("mouseup", (ev) => {
-    const v = state.view;
-    if (drag === undefined || v === undefined) return;
-    const dx = ev.clientX - drag.x;
-    const dy = ev.clientY - drag.y;
-    if (dx !== 0 || dy !== 0) {
-      v.center = [drag.center[0] - dx * v.resolution, drag.center[1] + dy * v.resolution];
-      void render();
-    }
-    drag = undefined;
-  });
-  void open(url, params.get("path") ?? "");
-}
+$("variable").addEventListener("change", () => {
+  state.variable = $<HTMLSelectElement>("variable").value;
+  state.select = {};
+  if (state.dataset !== undefined && state.variable !== undefined) showPickers(state.dataset, state.variable);
+  void showLayer();
+});
+$("colormap").addEventListener("change", () => {
+  state.colormap = $<HTMLSelectElement>("colormap").value as Colormap;
+  void showLayer();
+});
+$("open").addEventListener("click", () => void open($<HTMLInputElement>("url").value, ""));
 
-wire();
+const params = new URLSearchParams(location.search);
+const initial = params.get("url") ?? new URL("data/", location.href).href;
+$<HTMLInputElement>("url").value = initial;
+void open(initial, params.get("path") ?? "");

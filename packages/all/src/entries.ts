@@ -66,6 +66,15 @@ export const storeEntries: readonly RegistryEntry[] = [
     package: "@zarr/store-azure",
     load: () => import("@zarr/store-azure").then((m) => m.azureStoreEntry),
   },
+  // kerchunk / VirtualiZarr reference sets: reference+<url of the JSON document>.
+  {
+    type: "store",
+    name: "reference",
+    aliases: ["reference+file", "reference+http", "reference+https", "reference+s3", "reference+gs", "reference+az"],
+    lazy: true,
+    package: "@zarr/store-references",
+    load: () => import("@zarr/store-references").then((m) => m.referenceStoreEntry),
+  },
 ];
 
 /**

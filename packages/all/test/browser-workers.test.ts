@@ -58,6 +58,16 @@ const ARRAYS: Record<string, { shape: number[]; chunkShape: number[]; dataType: 
       { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 8, blocksize: 0 } },
     ],
   },
+  // Decoded with the browser's DecompressionStream, in the workers and on the main thread.
+  gzip: {
+    shape: [200, 300],
+    chunkShape: [64, 128],
+    dataType: "float64",
+    codecs: [
+      { name: "bytes", configuration: { endian: "little" } },
+      { name: "gzip", configuration: { level: 5 } },
+    ],
+  },
   zstd: {
     shape: [300, 500],
     chunkShape: [128, 256], // 128 KiB chunks, ragged at the edges
@@ -71,7 +81,7 @@ const ARRAYS: Record<string, { shape: number[]; chunkShape: number[]; dataType: 
 };
 
 function values(name: string, n: number): Float64Array | Int32Array {
-  if (name === "blosc") return Float64Array.from({ length: n }, (_, i) => Math.sin(i / 100) * 1000 + (i % 7));
+  if (name === "blosc" || name === "gzip") return Float64Array.from({ length: n }, (_, i) => Math.sin(i / 100) * 1000 + (i % 7));
   return Int32Array.from({ length: n }, (_, i) => (i * 2654435761) % 100_003);
 }
 
@@ -147,12 +157,13 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
     }
   }
 
-  it("reads blosc and zstd arrays in 4 workers, with the bytes of a main-thread read and of Node", async () => {
+  it("reads blosc, gzip and zstd arrays in 4 workers, with the bytes of a main-thread read and of Node", async () => {
     const { report: r, errors } = await report(server.url);
     expect(r.size).toBe(4);
     expect(r.crossOriginIsolated).toBe(true);
     expect(r.sharedArrayBuffer).toBe(true);
-    expect(r.arrays.map((a) => a.name)).toEqual(["blosc", "zstd"]);
+    expect(r.arrays.map((a) => a.name)).toEqual(["blosc", "gzip", "zstd"]);
+    expect(r.gzipBackend).toBe("DecompressionStream");
     for (const a of r.arrays) {
       const { shape, chunkShape } = ARRAYS[a.name];
       const chunks = Math.ceil(shape[0] / chunkShape[0]) * Math.ceil(shape[1] / chunkShape[1]);

@@ -70,6 +70,11 @@ export const STORE_CATALOG: readonly { readonly name: string; readonly schemes: 
   { name: "s3", schemes: [], package: "@zarr/store-s3" },
   { name: "gs", schemes: [], package: "@zarr/store-gcs" },
   { name: "az", schemes: ["abfs", "abfss", "azure+https", "azure+http"], package: "@zarr/store-azure" },
+  {
+    name: "reference",
+    schemes: ["reference+file", "reference+http", "reference+https", "reference+s3", "reference+gs", "reference+az"],
+    package: "@zarr/store-references",
+  },
 ];
 
 const byName = new Map<string, CatalogCodec>();

@@ -28,4 +28,5 @@ export const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = 
   "@zarr/store-s3": () => import("@zarr/store-s3"),
   "@zarr/store-gcs": () => import("@zarr/store-gcs"),
   "@zarr/store-azure": () => import("@zarr/store-azure"),
+  "@zarr/store-references": () => import("@zarr/store-references"),
 };

@@ -3,8 +3,9 @@
  * In Node they run on node:zlib asynchronously (libuv's thread pool); elsewhere on fflate.
  * The choice is made by the package's `#backend` subpath import ("node" condition).
  */
-import { backend } from "#backend";
+
 import type { CodecEntry } from "@zarr/spec";
+import { backend } from "#backend";
 import { createGzipEntry, createZlibEntry } from "./codec.js";
 
 export type { DeflateConfiguration } from "./configuration.js";
@@ -22,5 +23,5 @@ export const gzip: CodecEntry = createGzipEntry(backend);
 /** The `zlib` codec entry (alias `numcodecs.zlib`), configuration `{level: 0–9}`. */
 export const zlib: CodecEntry = createZlibEntry(backend);
 
-/** The implementation in use: `"node:zlib"` in Node, `"fflate"` elsewhere. */
+/** The decoder in use: `"node:zlib"` in Node, `"DecompressionStream"` in browsers (fflate where the stream refuses the data, and for encoding), `"fflate"` in runtimes without either. */
 export const backendName: string = backend.name;

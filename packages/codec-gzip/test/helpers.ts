@@ -1,10 +1,11 @@
 /** Shared test helpers: codec construction over either backend, data generators, Python. */
 import { execFileSync } from "node:child_process";
 import type { BytesToBytesCodec, CodecBuildContext, CodecEntry, JsonObject } from "@zarr/spec";
-import type { DeflateBackend } from "../src/backend.js";
 import { backend as browserBackend } from "../src/backend.browser.js";
+import type { DeflateBackend } from "../src/backend.js";
 import { backend as nodeBackend } from "../src/backend.node.js";
 import { createGzipEntry, createZlibEntry } from "../src/codec.js";
+import { fflateBackend } from "../src/fflate-backend.js";
 
 /** node:zlib's blocking decoders (what worker threads use) as a backend of their own. */
 const nodeSyncBackend: DeflateBackend = {
@@ -15,8 +16,13 @@ const nodeSyncBackend: DeflateBackend = {
   decompressZlib: nodeBackend.decompressZlibSync as NonNullable<DeflateBackend["decompressZlibSync"]>,
 };
 
-export const backends: readonly DeflateBackend[] = [nodeBackend, nodeSyncBackend, browserBackend];
-export { browserBackend, nodeBackend, nodeSyncBackend };
+/**
+ * The browser backend decodes with the runtime's DecompressionStream (Node's here), falling
+ * back to fflate for data the stream refuses; `fflateBackend` is that exact path alone, as
+ * runtimes without a DecompressionStream take it.
+ */
+export const backends: readonly DeflateBackend[] = [nodeBackend, nodeSyncBackend, browserBackend, fflateBackend];
+export { browserBackend, fflateBackend, nodeBackend, nodeSyncBackend };
 
 /** A build context as the pipeline passes it, for a codec at `codecs[1]`. */
 export const buildContext = { path: ["codecs", 1] } as unknown as CodecBuildContext;

@@ -1,6 +1,6 @@
-import { gunzipSync, gzipSync, deflateSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { deflateSync, gunzipSync, gzipSync } from "node:zlib";
 import type { BytesToBytesCodec } from "@zarr/spec";
+import { describe, expect, it } from "vitest";
 import { createGzipEntry, createZlibEntry } from "../src/codec.js";
 import { inflateInto } from "../src/inflate-into.node.js";
 import { makeCodec, nodeBackend, nodeSyncBackend, randomBytes } from "./helpers.js";

@@ -10,6 +10,7 @@ import {
 } from "@zarr/spec";
 import { parseZstdConfiguration, type ZstdConfiguration } from "./config.js";
 import { decodeFrames } from "./decoder/decompress.js";
+import { prepareDecodeKernel } from "./decoder/kernel.js";
 import { zstdCompress } from "./encoder/frame.js";
 import { compressWithZlib, loadNativeZlib } from "./native.js";
 
@@ -35,6 +36,8 @@ function decodeFailure(error: unknown, key: string): ZarrError {
  */
 export function createZstdCodec(configuration: Partial<ZstdConfiguration> = {}): BytesToBytesCodec {
   const { level, checksum } = parseZstdConfiguration(configuration, []);
+  // In browsers the decoder kernel compiles while the first chunk is fetched.
+  prepareDecodeKernel();
   return {
     kind: "bytes_to_bytes",
     name: "zstd",

@@ -1,5 +1,5 @@
 /** The `zstd` codec entry: configuration, encode/decode with chunk keys, the lazy entry, node:zlib plumbing. */
-import { type CodecBuildContext, type ChunkSpec, type BytesToBytesCodec, MetadataError, ZarrError } from "@zarr/spec";
+import { type BytesToBytesCodec, type ChunkSpec, type CodecBuildContext, MetadataError, ZarrError } from "@zarr/spec";
 import { describe, expect, it } from "vitest";
 import { createZstdCodec, parseZstdConfiguration, zstd, zstdCompress, zstdDecompress } from "../src/index.js";
 import { zstdLazy } from "../src/lazy.js";

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { BytesToBytesCodec } from "@zarr/spec";
+import { describe, expect, it } from "vitest";
 import { createZstdCodec } from "../src/codec.js";
 import { zstdCompress } from "../src/encoder/frame.js";
 

@@ -11,8 +11,10 @@ import { ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { zstdCompress, zstdDecompress, zstdDecompressInto } from "../src/index.js";
+import { byteFlips, flipBytes, structuredData as structured } from "./arbitraries.js";
 import { ALL_FEATURES, blockFeatures } from "./block-features.js";
-import { libzstdDecode, libzstdEncode, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
+import { concat, rleTablesFrame, streamedHeader } from "./frames.js";
+import { type Fixture, libzstdDecode, libzstdEncode, libzstdFixtures, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
 
 let dataCache: Record<string, Uint8Array> | undefined;
 /** Deterministic payloads, each shaped to bring out some decoder path (built once). */
@@ -65,27 +67,14 @@ function buildCorpusData(): Record<string, Uint8Array> {
 
 const LEVELS = [-5, 1, 3, 9, 19];
 
-interface Case {
-  name: string;
-  data: Uint8Array;
-  frame: Uint8Array;
-}
+type Case = Fixture;
 
 let libzstdCases: Case[] | undefined;
 /** The numcodecs (libzstd) corpus, encoded on first use (inside a test: needs Python). */
 function libzstdCorpus(): Case[] {
-  if (libzstdCases === undefined) {
-    const items: Array<{ name: string; data: Uint8Array; level: number }> = [];
-    for (const [name, data] of Object.entries(corpusData())) {
-      for (const level of LEVELS) {
-        // Level 19 is slow in libzstd: a few payloads are enough (repeat modes, treeless).
-        if (level === 19 && !["float32Temperatures", "float32Smooth", "text", "dense", "short"].includes(name)) continue;
-        items.push({ name: `${name} level ${level}`, data, level });
-      }
-    }
-    const frames = libzstdEncode(items);
-    libzstdCases = items.map((item, i) => ({ name: item.name, data: item.data, frame: frames[i] }));
-  }
+  // Level 19 is slow in libzstd: a few payloads are enough (repeat modes, treeless).
+  const slowOnes = ["float32Temperatures", "float32Smooth", "text", "dense", "short"];
+  libzstdCases ??= libzstdFixtures(corpusData(), (name) => LEVELS.filter((level) => level !== 19 || slowOnes.includes(name)));
   return libzstdCases;
 }
 
@@ -104,68 +93,6 @@ function buildOurCorpus(): Case[] {
     }
   }
   return cases;
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
-/**
- * Rewrites a frame's header as a streaming compressor writes it: no Frame_Content_Size,
- * a window descriptor (2^windowLog), optionally no checksum flag change. Blocks are kept.
- */
-function streamedHeader(frame: Uint8Array, windowLog: number): Uint8Array {
-  const fhd = frame[4];
-  const single = (fhd & 0x20) !== 0;
-  const fcsFlag = fhd >> 6;
-  const fcsSize = fcsFlag === 0 ? (single ? 1 : 0) : [0, 2, 4, 8][fcsFlag];
-  const headerEnd = 5 + (single ? 0 : 1) + [0, 1, 2, 4][fhd & 3] + fcsSize;
-  return concat(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, fhd & 0x04, (windowLog - 10) << 3]), frame.subarray(headerEnd));
-}
-
-/**
- * A hand-built two-block frame: block 1 has RLE literals (32 513 × "a"), 32 513
- * sequences (the 3-byte count) with RLE tables for all three symbol types (literal
- * length 1, Offset_Value 1 = repeat offset 1, match length 3), so the bitstream holds
- * only its end mark; block 2 (5 × "b" literals, 5 sequences) repeats those tables with
- * Repeat_Mode. Every sequence writes one literal and copies it 3 times.
- */
-function rleTablesFrame(): Case {
-  const n1 = 0x7f00 + 1;
-  const n2 = 5;
-  const total = 4 * (n1 + n2);
-  const block1 = new Uint8Array([
-    // RLE literals, 3-byte header (Size_Format 3), n1 bytes of "a".
-    1 | (3 << 2) | ((n1 & 0xf) << 4),
-    (n1 >> 4) & 0xff,
-    n1 >> 12,
-    0x61,
-    // Number_of_Sequences = byte1 + (byte2 << 8) + 0x7F00.
-    255,
-    (n1 - 0x7f00) & 0xff,
-    (n1 - 0x7f00) >> 8,
-    // Modes: LL, OF, ML all RLE; then their codes: LL 1, OF 0, ML 0.
-    0x54,
-    1,
-    0,
-    0,
-    // The bitstream: just the end mark.
-    0x01,
-  ]);
-  const block2 = new Uint8Array([1 | (n2 << 3), 0x62, n2, 0xfc, 0x01]);
-  const header = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xa0, total & 0xff, (total >> 8) & 0xff, total >> 16, 0]);
-  const blockHeader = (size: number, last: boolean) => new Uint8Array([(size << 3) | (2 << 1) | (last ? 1 : 0), size >> 5, size >> 13]);
-  const frame = concat(header, blockHeader(block1.length, false), block1, blockHeader(block2.length, true), block2);
-  const data = new Uint8Array(total);
-  data.fill(0x61, 0, 4 * n1);
-  data.fill(0x62, 4 * n1);
-  return { name: "hand-built RLE tables frame", data, frame };
 }
 
 /** zstd CLI frames (when installed): streamed with checksums, tiny windows, small blocks. */
@@ -250,29 +177,6 @@ describe("zstdDecompress on a corpus covering the format", () => {
 });
 
 describe("zstdDecompress property tests", () => {
-  /** Random inputs built from random bytes, repeats of earlier bytes and runs. */
-  const structured = fc
-    .array(
-      fc.oneof(
-        fc.uint8Array({ minLength: 1, maxLength: 400 }).map((bytes) => ({ kind: "bytes" as const, bytes })),
-        fc.record({ kind: fc.constant("copy" as const), back: fc.integer({ min: 1, max: 5000 }), length: fc.integer({ min: 3, max: 1500 }) }),
-        fc.record({ kind: fc.constant("run" as const), value: fc.nat(255), length: fc.integer({ min: 1, max: 1000 }) }),
-      ),
-      { maxLength: 40 },
-    )
-    .map((parts) => {
-      const out: number[] = [];
-      for (const part of parts) {
-        if (part.kind === "bytes") out.push(...part.bytes);
-        else if (part.kind === "run") for (let k = 0; k < part.length; k++) out.push(part.value);
-        else if (out.length > 0) {
-          const from = Math.max(0, out.length - part.back);
-          for (let k = 0; k < part.length; k++) out.push(out[from + k]);
-        }
-      }
-      return Uint8Array.from(out);
-    });
-
   it("our encoder → our decoder, every level, with and without checksum", () => {
     fc.assert(
       fc.property(structured, fc.constantFrom(-7, -1, 1, 2, 3, 5, 9, 13, 19, 22), fc.boolean(), (data, level, checksum) => {
@@ -301,11 +205,9 @@ describe("zstdDecompress on corrupted libzstd frames", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...frames),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 3 }),
+        byteFlips,
         (frame, flips) => {
-          const bad = frame.slice();
-          // Flips land anywhere, but mostly in the first 2 KB: headers and tables.
-          for (const [at, mask] of flips) bad[at % (at & 1 ? bad.length : Math.min(2048, bad.length))] ^= mask;
+          const bad = flipBytes(frame, flips, 2048);
           try {
             zstdDecompress(bad);
           } catch (error) {

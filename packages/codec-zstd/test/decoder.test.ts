@@ -7,17 +7,8 @@ import { ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { zstdCompress, zstdDecompress } from "../src/index.js";
+import { concat } from "./frames.js";
 import { libzstdEncode, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
 
 /** A skippable frame carrying `payload`. */
 function skippable(payload: Uint8Array, nibble = 0): Uint8Array {

@@ -134,3 +134,20 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/** A payload and a zstd frame of it. */
+export interface Fixture {
+  name: string;
+  data: Uint8Array;
+  frame: Uint8Array;
+}
+
+/**
+ * libzstd frames (numcodecs) of each payload at the levels `levels(name)` lists, named
+ * `${prefix}${name} level ${level}`, in one Python call.
+ */
+export function libzstdFixtures(payloads: Record<string, Uint8Array>, levels: (name: string) => readonly number[], prefix = ""): Fixture[] {
+  const items = Object.entries(payloads).flatMap(([name, data]) => levels(name).map((level) => ({ name: `${prefix}${name} level ${level}`, data, level })));
+  const frames = libzstdEncode(items);
+  return items.map((item, i) => ({ name: item.name, data: item.data, frame: frames[i] }));
+}

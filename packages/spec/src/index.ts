@@ -26,6 +26,7 @@ export * from "./json-writer.js";
 export * from "./lru-cache.js";
 export * from "./metadata.js";
 export * from "./ndarray.js";
+export * from "./range-batcher.js";
 export * from "./range-projections.js";
 export * from "./registry-entry.js";
 export * from "./rounding.js";

@@ -68,8 +68,8 @@ export class HttpStore implements ReadableStore, WritableStore {
    * streamed keeping only its last bytes, at most `maxValueBytes` of it).
    */
   async getRange(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
-    const { readVersioned } = await import("./ranged-read.js");
-    return (await readVersioned(this.#transport, key, range, options?.signal, undefined))?.bytes;
+    const { readRange } = await import("./ranged-read.js");
+    return (await readRange(this.#transport, key, range, options?.signal, undefined))?.bytes;
   }
 
   /**
@@ -80,8 +80,8 @@ export class HttpStore implements ReadableStore, WritableStore {
    * ETag give `version: undefined` (unchecked).
    */
   async getVersioned(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined> {
-    const { readVersioned } = await import("./ranged-read.js");
-    return readVersioned(this.#transport, key, range, options?.signal, options?.ifVersion);
+    const { readRange } = await import("./ranged-read.js");
+    return readRange(this.#transport, key, range, options?.signal, options?.ifVersion);
   }
 
   /**

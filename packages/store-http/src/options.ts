@@ -59,6 +59,13 @@ export interface HttpStoreOptions {
    * off with `STORE_TOO_LARGE`. Default 2 GiB.
    */
   maxValueBytes?: number;
+  /**
+   * Bounded range reads of one key asked for in the same turn of the event loop (many map
+   * tiles reading one shard) are merged into one request when at most `gap` bytes apart
+   * (default 64 KiB), up to `maxBytes` per request (default 16 MiB); identical ranges are
+   * read once. `false` sends every range as its own request.
+   */
+  coalesce?: { gap?: number; maxBytes?: number } | false;
 }
 
 /** The options with defaults filled in. */
@@ -75,6 +82,7 @@ export interface HttpStoreSettings {
   readOnly: boolean;
   maxMetadataBytes: number;
   maxValueBytes: number;
+  coalesce: HttpStoreOptions["coalesce"];
 }
 
 /** Default per-attempt time limit: 30 s. */
@@ -150,5 +158,7 @@ export function resolveSettings(options: HttpStoreOptions = {}): HttpStoreSettin
     readOnly: readOnly ?? true,
     maxMetadataBytes: positiveInteger("maxMetadataBytes", options.maxMetadataBytes, DEFAULT_MAX_METADATA_BYTES),
     maxValueBytes: positiveInteger("maxValueBytes", options.maxValueBytes, DEFAULT_MAX_VALUE_BYTES),
+    // Checked by the range reader (loaded on the first range read), which alone uses it.
+    coalesce: options.coalesce,
   };
 }

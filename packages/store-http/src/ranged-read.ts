@@ -3,7 +3,7 @@
  * `Range` header, 206/416 answers checked against the request, ETags and `If-Match`.
  * Loaded on the first such read: a reader of whole chunks never loads it.
  */
-import { type ByteRange, storeChanged, type VersionedBytes } from "@zarr/spec";
+import { type ByteRange, RangeBatcher, type RangeBatchOptions, storeChanged, type VersionedBytes, ZarrError } from "@zarr/spec";
 import { bytesFromUnsatisfiable, planRange, rangeHeader, unsatisfiedTotal } from "./byte-ranges.js";
 import { bytesOfPartialAnswer, bytesOfWholeAnswer } from "./range-answer.js";
 import { declaredLength, readBody } from "./read-body.js";
@@ -11,6 +11,49 @@ import { probeSize } from "./size-probe.js";
 import { keyUrl } from "./store-url.js";
 import { isMissing, limitFor, type RequestSpec, request, type Transport, UNHANDLED } from "./transport.js";
 import { strongEtag } from "./versions.js";
+
+/** Each transport's batcher of bounded range reads (made on the first one). */
+const batchers = new WeakMap<Transport, RangeBatcher>();
+
+/**
+ * A range read of `key` as `readVersioned` does it, except that bounded ranges asked for
+ * in the same turn of the event loop (separate reads of one shard's inner chunks) are
+ * merged into one request where the store's `coalesce` setting allows, and suffix reads of
+ * one key (its shard index) are read once (see `RangeBatcher`).
+ */
+export function readRange(
+  t: Transport,
+  key: string,
+  range: ByteRange | undefined,
+  signal: AbortSignal | undefined,
+  ifVersion: string | undefined,
+): Promise<VersionedBytes | undefined> {
+  const planned = range === undefined ? undefined : planRange(range);
+  if (t.settings.coalesce === false || (planned?.kind !== "bounded" && planned?.kind !== "suffix")) {
+    return readVersioned(t, key, range, signal, ifVersion);
+  }
+  let batcher = batchers.get(t);
+  if (batcher === undefined) {
+    batcher = new RangeBatcher((k, r, v, s) => readVersioned(t, k, r, s, v), coalesceOptions(t.settings.coalesce));
+    batchers.set(t, batcher);
+  }
+  return planned.kind === "suffix"
+    ? batcher.readSuffix(key, planned.length, ifVersion, signal)
+    : batcher.read(key, planned.start, planned.end - planned.start + 1, ifVersion, signal);
+}
+
+/** The `coalesce` option, checked (`INVALID_ARGUMENT` naming the bad field). */
+function coalesceOptions(value: unknown): RangeBatchOptions {
+  const bad = (what: string) => {
+    throw new ZarrError("INVALID_ARGUMENT", `HttpStore option "coalesce" must be false or { gap, maxBytes }: ${what}`);
+  };
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null) bad(`got ${String(value)}`);
+  const { gap, maxBytes } = value as Record<string, unknown>;
+  if (gap !== undefined && !(Number.isSafeInteger(gap) && (gap as number) >= 0)) bad(`gap must be a non-negative integer, got ${String(gap)}`);
+  if (maxBytes !== undefined && !(Number.isSafeInteger(maxBytes) && (maxBytes as number) > 0)) bad(`maxBytes must be a positive integer, got ${String(maxBytes)}`);
+  return { gap: gap as number | undefined, maxBytes: maxBytes as number | undefined };
+}
 
 /**
  * One GET of `key` (a range of it when `range` is given), with its ETag; see

@@ -1,6 +1,7 @@
 // The browser test page: reads arrays over HTTP on the main thread and with a pool of
 // module Web Workers, and reports what it saw to the test (window.zarrWorkers).
 import { blosc } from "@zarr/codec-blosc";
+import { backendName, gzip } from "@zarr/codec-gzip";
 import { zstd } from "@zarr/codec-zstd";
 import { createRegistry, get, openArray } from "@zarr/core";
 import { createWorkerPool } from "@zarr/core/workers";
@@ -29,6 +30,8 @@ export interface PageReport {
   arrays: ArrayReport[];
   /** The error of reading `bad` with `workers`. */
   failure: { code?: string; key?: string; message: string } | undefined;
+  /** The gzip codec's decoder on the page's main thread (`DecompressionStream` where the browser has it). */
+  gzipBackend: string;
   /** A read with `workers` aborted once its first pool call was made: its error code, and the pool calls it made and that have settled. */
   aborted: { code: string | undefined; calls: number; settled: number };
 }
@@ -50,7 +53,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 async function run(dataUrl: string, names: string[]): Promise<PageReport> {
-  const registry = createRegistry([blosc, zstd]);
+  const registry = createRegistry([blosc, zstd, gzip]);
   const store = new HttpStore(dataUrl);
   const pool = createWorkerPool({ size: 4, url: new URL("./zarr-worker.js", import.meta.url) });
   let calls = 0;
@@ -86,7 +89,7 @@ async function run(dataUrl: string, names: string[]): Promise<PageReport> {
       failure = { code: e.code, key: e.key, message: e.message };
     }
     const aborted = await abortedRead(pool, await openArray(store, names[0], { registry }));
-    return { size: pool.size, crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer === "function", arrays, failure, aborted };
+    return { size: pool.size, crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer === "function", arrays, failure, gzipBackend: backendName, aborted };
   } finally {
     await pool.close();
   }

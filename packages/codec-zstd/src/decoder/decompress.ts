@@ -4,12 +4,18 @@
  * allocated once from the declared sizes — or, for frames without Frame_Content_Size,
  * grown geometrically up to what the blocks present can produce — and every frame is
  * decoded into it by this package's block decoder, its XXH64 checksum verified.
+ *
+ * Where the WebAssembly kernel runs (kernel.ts), it decodes every frame instead, into an
+ * output span of the same size: the declared total, or for frames without a declared size
+ * the same first guess, doubled and decoded again while the span fills up before the limit.
  */
 import { ZarrError } from "@zarr/spec";
 import { zstdChecksum } from "../xxh64.js";
 import { ZstdCorruption } from "./corrupt.js";
 import { decodeFrame, OutputBuffer } from "./frame.js";
 import { type FrameInfo, scanFrames } from "./frame-scan.js";
+import { type KernelFailure, kernelDecode } from "./kernel.js";
+import { KERNEL_CHECKSUM, KERNEL_CONTENT_SIZE, KERNEL_OUTPUT_FULL, kernelProblem } from "./kernel-errors.js";
 
 /** Largest decoded output accepted (2 GiB − 1: positions stay int32), whatever a header claims. */
 export const MAX_DECODED_SIZE = 2 ** 31 - 1;
@@ -74,7 +80,15 @@ export function decodeFrames(
   if (into !== undefined && expectedSize === undefined) {
     target = allKnown && knownTotal <= into.length ? into.subarray(0, knownTotal) : undefined;
   }
-  const out = new OutputBuffer(target ?? Math.min(guess, maxTotal));
+  const firstCapacity = target?.length ?? Math.min(guess, maxTotal);
+  const decoded = decodeWithKernel(input, frames, firstCapacity, maxTotal, target, where, key);
+  if (decoded !== undefined) {
+    if (expectedSize !== undefined && decoded.length !== expectedSize) {
+      fail(`the data decodes to ${decoded.length} bytes, expected ${expectedSize}`);
+    }
+    return decoded;
+  }
+  const out = new OutputBuffer(target ?? firstCapacity);
 
   let op = 0;
   let knownLeft = knownTotal;
@@ -110,16 +124,60 @@ export function decodeFrames(
   return op === bytes.length ? bytes : bytes.slice(0, op);
 }
 
+/**
+ * Every frame decoded by the WebAssembly kernel into `capacity` bytes (copied to `target` when
+ * given), or undefined when no kernel runs on this thread now. Frames without a declared size
+ * that fill the span are decoded again into one twice as large, up to `maxTotal`.
+ */
+function decodeWithKernel(
+  input: Uint8Array,
+  frames: readonly FrameInfo[],
+  capacity: number,
+  maxTotal: number,
+  target: Uint8Array | undefined,
+  where: string,
+  key: string | undefined,
+): Uint8Array | undefined {
+  for (;;) {
+    const outcome = kernelDecode(input, capacity, target, where);
+    if (outcome === undefined || outcome.ok) return outcome?.bytes;
+    if (outcome.code !== KERNEL_OUTPUT_FULL || target !== undefined || capacity >= maxTotal) {
+      throw kernelError(outcome, frames, maxTotal, where, key);
+    }
+    capacity = Math.min(maxTotal, Math.max(2 * capacity, 1 << 16));
+  }
+}
+
+/** The error for a kernel failure: the TypeScript path's code and wording for the same problem. */
+function kernelError(failure: KernelFailure, frames: readonly FrameInfo[], maxTotal: number, where: string, key: string | undefined): ZarrError {
+  const at = failure.frameOffset;
+  const problem = (text: string) => new ZarrError("CODEC_FAILED", `zstd: cannot decode ${where}: ${text}`, { key });
+  switch (failure.code) {
+    case KERNEL_CHECKSUM:
+      return checksumMismatch(at, failure.storedChecksum, failure.actualChecksum, where, key);
+    case KERNEL_CONTENT_SIZE: {
+      const declared = frames.find((f) => f.start === at)?.contentSize;
+      return problem(`the frame at offset ${at} decoded to ${failure.decoded} bytes, its header says ${declared}`);
+    }
+    case KERNEL_OUTPUT_FULL:
+      return problem(`the frame at offset ${at} decodes to more than the ${maxTotal}-byte limit`);
+    default:
+      return problem(`corrupt frame at offset ${at} (${kernelProblem(failure.code)})`);
+  }
+}
+
+function checksumMismatch(start: number, stored: number, actual: number, where: string, key: string | undefined): ZarrError {
+  return new ZarrError(
+    "CHECKSUM_MISMATCH",
+    `zstd: checksum mismatch in ${where}: the frame at offset ${start} stores ${hex(stored)}, the decoded data hashes to ${hex(actual)}`,
+    { key },
+  );
+}
+
 function verifyChecksum(f: FrameInfo, data: Uint8Array, where: string, key: string | undefined): void {
   if (f.checksum < 0) return;
   const actual = zstdChecksum(data);
-  if (actual !== f.checksum) {
-    throw new ZarrError(
-      "CHECKSUM_MISMATCH",
-      `zstd: checksum mismatch in ${where}: the frame at offset ${f.start} stores ${hex(f.checksum)}, the decoded data hashes to ${hex(actual)}`,
-      { key },
-    );
-  }
+  if (actual !== f.checksum) throw checksumMismatch(f.start, f.checksum, actual, where, key);
 }
 
 function hex(v: number): string {
