@@ -31,12 +31,6 @@
 // What BLOSC_ERR_STREAM_SIZE reports; read by the exports below right after the failing call.
 static int32_t stream_got, stream_want;
 
-static inline uint32_t read_u32(const uint8_t *p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
 static inline void write_u32(uint8_t *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
 
 // The filter a block of `bsize` bytes gets: byte shuffle for typesize > 1, bit shuffle only
@@ -104,8 +98,8 @@ __attribute__((export_name("decode_chunk"))) int32_t decode_chunk(const uint8_t 
   if (cbytes < HEADER_SIZE) return -BLOSC_ERR_LAYOUT;
   uint32_t flags = chunk[2];
   size_t typesize = chunk[3];
-  size_t nbytes = read_u32(chunk + 4);
-  size_t blocksize = read_u32(chunk + 8);
+  size_t nbytes = read32(chunk + 4);
+  size_t blocksize = read32(chunk + 8);
   if (nbytes == 0) return 0;
   if (typesize == 0 || blocksize == 0) return -BLOSC_ERR_LAYOUT;
   int mode = mode_of_flags(flags, typesize);
@@ -122,10 +116,10 @@ __attribute__((export_name("decode_chunk"))) int32_t decode_chunk(const uint8_t 
     size_t nsplits = splits_of(flags, typesize, bsize, is_leftover);
     if (bsize % nsplits != 0) return -BLOSC_ERR_LAYOUT;
     size_t neblock = bsize / nsplits;
-    size_t sp = read_u32(chunk + HEADER_SIZE + 4 * j);
+    size_t sp = read32(chunk + HEADER_SIZE + 4 * j);
     for (size_t s = 0; s < nsplits; s++) {
       if (sp < HEADER_SIZE || sp > cbytes - 4) return -BLOSC_ERR_LAYOUT;
-      size_t csize = read_u32(chunk + sp);
+      size_t csize = read32(chunk + sp);
       sp += 4;
       if (csize > cbytes - sp) return -BLOSC_ERR_LAYOUT;
       if (csize == neblock) {

@@ -11,17 +11,12 @@
 
 static uint32_t lz4_table[1 << LZ4_HASH_LOG];
 
-static inline uint32_t read32(const uint8_t *p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
-static inline uint64_t read64(const uint8_t *p) {
-  uint64_t v;
-  __builtin_memcpy(&v, p, 8);
-  return v;
-}
+// Words read at any byte position (WebAssembly loads need no alignment; may_alias lets
+// them read byte buffers).
+typedef uint32_t any_u32 __attribute__((aligned(1), may_alias));
+typedef uint64_t any_u64 __attribute__((aligned(1), may_alias));
+#define read32(p) (*(const any_u32 *)(p))
+#define read64(p) (*(const any_u64 *)(p))
 
 static inline uint32_t lz4_hash(uint32_t seq) { return (seq * 2654435761u) >> (32 - LZ4_HASH_LOG); }
 
