@@ -15,6 +15,9 @@ import { type BloscCname, bitShuffle, bitUnshuffle, bloscCompress, bloscDecompre
 import { b64, makeData, python, unb64 } from "./helpers.js";
 
 const expectSamePaths = samePaths(setWasmKernels);
+// zstd's streams are @zarr/codec-zstd's: its WebAssembly and TypeScript decoders word some
+// details of a corrupt frame differently (e.g. whether a bad match offset is named).
+const expectSamePathsButZstdDetail = samePaths(setWasmKernels, (m) => m.replace(/zstd: .*/, "zstd: (detail)"));
 
 afterEach(() => setWasmKernels(true));
 
@@ -100,7 +103,7 @@ describe("the blosc WebAssembly kernel", () => {
         (chunk, edits, cut) => {
           const bad = chunk.slice(0, Math.max(16, chunk.length - cut));
           for (const { at, value } of edits) bad[at % bad.length] = value;
-          expectSamePaths(() => bloscDecompress(bad, "t/c/1"));
+          expectSamePathsButZstdDetail(() => bloscDecompress(bad, "t/c/1"));
         },
       ),
       { numRuns: 1500 },
