@@ -153,6 +153,14 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/kernels-blosc.mjs compares the blosc and LZ4 kernels with TypeScript, alone and in whole chunks", async () => {
+    const out = await run("kernels-blosc.mjs", "--chunks", "2");
+    for (const row of ["bit unshuffle (4-byte)", "LZ4 decode", "blosc-lz4-shuffle decode", "blosc-zstd-bitshuffle encode"]) {
+      expect(out).toMatch(new RegExp(`\\| ${row.replace(/[()]/g, "\\$&")} +\\| +[\\d.]+ MiB \\| +\\d+ \\| +\\d+ \\| +\\d+\\.\\d\\d× \\|`));
+    }
+    expect(out).toMatch(TARGETS);
+  });
+
   it("bench/report.mjs collects the scripts' targets into one report", async () => {
     const out = await run("report.mjs", "--only", "sharded,small-chunks");
     expect(out).toContain("# Benchmark report (quick sizes");

@@ -7,7 +7,7 @@ import { bz2Lazy } from "@zarr/codec-bz2/lazy";
 import { crc32cCodec } from "@zarr/codec-crc32c";
 import { filterCodecs } from "@zarr/codec-filters";
 import { gzip, zlib } from "@zarr/codec-gzip";
-import { lz4 } from "@zarr/codec-lz4";
+import { lz4Lazy } from "@zarr/codec-lz4/lazy";
 import { lzmaLazy } from "@zarr/codec-lzma/lazy";
 import { pcodecLazy } from "@zarr/codec-pcodec/lazy";
 import { shardingIndexed } from "@zarr/codec-sharding";
@@ -26,7 +26,7 @@ export const codecEntries: readonly RegistryEntry[] = [
   zlib,
   zstdLazy,
   bloscLazy,
-  lz4,
+  lz4Lazy,
   bz2Lazy,
   lzmaLazy,
   pcodecLazy,

@@ -4,6 +4,7 @@
  * resolved configuration.
  */
 import { type BytesToBytesCodec, type CodecEntry, type ExtensionObject, workerModuleUrl } from "@zarr/spec";
+import { prepareBloscKernel } from "./blosc-kernel.js";
 import { bloscCompress } from "./compress.js";
 import { type BloscConfig, parseBloscConfig } from "./config.js";
 import { bloscDecompress } from "./decompress.js";
@@ -47,6 +48,7 @@ export const blosc: CodecEntry = {
   worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-blosc", exportName: "blosc" },
   fromConfig(configuration, context): BytesToBytesCodec {
     const config = parseBloscConfig(configuration, context);
+    prepareBloscKernel();
     const options = {
       cname: config.cname,
       clevel: config.clevel,

@@ -7,6 +7,7 @@
 import { ZarrError } from "@zarr/spec";
 import { bitShuffle } from "./bitshuffle.js";
 import { computeBlocksize, splitBlock } from "./blocksize.js";
+import { bloscKernel, encodeLz4Chunk, lz4ChunkEncodeBytes, shuffleBytes, shuffleChunk } from "./blosc-kernel.js";
 import {
   type BloscCname,
   CNAMES,
@@ -145,11 +146,10 @@ export function bloscCompress(input: Uint8Array, options: BloscCompressOptions =
   else if (mode === 2) flags |= FLAG_BITSHUFFLE;
 
   if (clevel > 0 && nbytes >= MIN_BUFFERSIZE) {
-    const out = outBuffer(nbytes + HEADER_SIZE);
-    const cbytes = compressBlocks(input, out, cname, clevel, mode, typesize, blocksize, dontSplit);
-    if (cbytes > 0) {
-      writeHeader(out, flags, typesize, nbytes, blocksize, cbytes);
-      return out.slice(0, cbytes);
+    const chunk = compressChunk(input, { cname, clevel, mode, typesize, blocksize, dontSplit });
+    if (chunk !== undefined) {
+      writeHeader(chunk, flags, typesize, nbytes, blocksize, chunk.length);
+      return chunk;
     }
   }
   // Stored uncompressed: the header, then the input as is.
@@ -159,20 +159,49 @@ export function bloscCompress(input: Uint8Array, options: BloscCompressOptions =
   return out;
 }
 
+/** How a chunk is encoded: compressor, level, filter (0 none, 1 byte, 2 bit), element and block size, split. */
+interface ChunkLayout {
+  cname: BloscCname;
+  clevel: number;
+  mode: 0 | 1 | 2;
+  typesize: number;
+  blocksize: number;
+  dontSplit: boolean;
+}
+
+/**
+ * The compressed chunk with room for its header, or `undefined` when it does not fit in
+ * `nbytes + 16` bytes. LZ4 chunks are encoded wholly in the WebAssembly kernel; other
+ * compressors' filtered chunks are shuffled in it and their streams encoded here; the
+ * rest (or all, without a kernel) in TypeScript. Both paths write the same bytes.
+ */
+function compressChunk(input: Uint8Array, layout: ChunkLayout): Uint8Array | undefined {
+  const { cname, clevel, mode, typesize, blocksize, dontSplit } = layout;
+  const nbytes = input.length;
+  let src = input;
+  let filter = mode;
+  if (cname === "lz4") {
+    const kernel = bloscKernel(lz4ChunkEncodeBytes(nbytes, blocksize));
+    // c-blosc maps its level to LZ4's acceleration.
+    if (kernel !== undefined) return encodeLz4Chunk(kernel, input, typesize, blocksize, mode, dontSplit, 10 - clevel);
+  } else if (mode !== 0) {
+    const kernel = bloscKernel(shuffleBytes(nbytes));
+    if (kernel !== undefined) {
+      src = shuffleChunk(kernel, input, blocksize, typesize, mode);
+      filter = 0;
+    }
+  }
+  const out = outBuffer(nbytes + HEADER_SIZE);
+  const cbytes = compressBlocks(src, out, { ...layout, mode: filter });
+  return cbytes > 0 ? out.slice(0, cbytes) : undefined;
+}
+
 /**
  * Writes the block offsets and blocks after the header; returns the chunk's total size,
  * or 0 when it does not fit in `nbytes + 16` bytes (the chunk is then memcpyed).
  */
-function compressBlocks(
-  input: Uint8Array,
-  out: Uint8Array,
-  cname: BloscCname,
-  clevel: number,
-  mode: 0 | 1 | 2,
-  typesize: number,
-  blocksize: number,
-  dontSplit: boolean,
-): number {
+function compressBlocks(input: Uint8Array, out: Uint8Array, layout: ChunkLayout): number {
+  const { cname, clevel, mode, typesize, blocksize, dontSplit } = layout;
   const nbytes = input.length;
   const maxbytes = nbytes + HEADER_SIZE;
   const nblocks = Math.ceil(nbytes / blocksize);

@@ -9,8 +9,17 @@
 import { decodedSizeExceeded, ZarrError } from "@zarr/spec";
 import { allocUninitialized } from "./alloc.js";
 import { bitShuffleApplies, bitUnshuffle } from "./bitshuffle.js";
-import { FLAG_BITSHUFFLE, FLAG_DONT_SPLIT, FLAG_SHUFFLE, HEADER_SIZE, MAX_SPLITS, MIN_BUFFERSIZE } from "./constants.js";
-import { checkBloscHeader, MAX_RATIO, readBloscHeader } from "./header.js";
+import { bloscKernel, decodeLz4Chunk, lz4ChunkDecodeBytes, unshuffleBytes, unshuffleChunk } from "./blosc-kernel.js";
+import {
+  FLAG_BITSHUFFLE,
+  FLAG_DONT_SPLIT,
+  FLAG_SHUFFLE,
+  FORMAT_LZ4,
+  HEADER_SIZE,
+  MAX_SPLITS,
+  MIN_BUFFERSIZE,
+} from "./constants.js";
+import { type BloscHeader, checkBloscHeader, MAX_RATIO, readBloscHeader } from "./header.js";
 import { decodeStream } from "./inner.js";
 import { byteUnshuffle } from "./shuffle.js";
 
@@ -69,7 +78,7 @@ export function bloscDecompress(input: Uint8Array, key = "(unknown)", into?: Uin
     return out;
   }
   try {
-    decodeBlocks(input, h.flags, h.typesize, nbytes, h.blocksize, out);
+    decodeChunk(input, h, out);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const code = error instanceof ZarrError && error.code === "CHECKSUM_MISMATCH" ? error.code : "CODEC_FAILED";
@@ -130,7 +139,34 @@ function checkStreams(
   }
 }
 
-/** Decodes the blocks of a chunk that {@link checkStreams} accepted. */
+/**
+ * Decodes a chunk that {@link checkStreams} accepted: LZ4 chunks wholly in the WebAssembly
+ * kernel, other filtered chunks with their streams decoded here and unshuffled in the
+ * kernel, the rest (or all, without a kernel) in TypeScript.
+ */
+function decodeChunk(input: Uint8Array, h: BloscHeader, out: Uint8Array): void {
+  const { cbytes, flags, typesize, nbytes, blocksize } = h;
+  const block = Math.min(blocksize, nbytes);
+  if (flags >>> 5 === FORMAT_LZ4) {
+    const kernel = bloscKernel(lz4ChunkDecodeBytes(cbytes, nbytes, block));
+    if (kernel !== undefined) {
+      decodeLz4Chunk(kernel, input, cbytes, nbytes, block, out);
+      return;
+    }
+  } else if (((flags & FLAG_SHUFFLE) !== 0 && typesize > 1) || (flags & FLAG_BITSHUFFLE) !== 0) {
+    const kernel = bloscKernel(unshuffleBytes(nbytes));
+    const streamsOnly = flags & ~(FLAG_SHUFFLE | FLAG_BITSHUFFLE);
+    if (kernel !== undefined) {
+      unshuffleChunk(kernel, nbytes, blocksize, typesize, flags, out, (shuffled) =>
+        decodeBlocks(input, streamsOnly, typesize, nbytes, blocksize, shuffled),
+      );
+      return;
+    }
+  }
+  decodeBlocks(input, flags, typesize, nbytes, blocksize, out);
+}
+
+/** Decodes the blocks of a chunk that {@link checkStreams} accepted, in TypeScript. */
 function decodeBlocks(input: Uint8Array, flags: number, typesize: number, nbytes: number, blocksize: number, out: Uint8Array): void {
   const format = flags >>> 5;
   const block = Math.min(blocksize, nbytes);

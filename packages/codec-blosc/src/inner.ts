@@ -19,8 +19,9 @@ import {
 } from "./constants.js";
 import { snappyCompressInto, snappyDecompressInto } from "./snappy.js";
 
-function wrongSize(format: number, got: number, want: number): never {
-  throw new ZarrError("CODEC_FAILED", `${FORMAT_NAMES[format]} stream decoded to ${got} bytes, expected ${want}`);
+/** The error of a stream that decoded to `got` bytes instead of its `want`. */
+export function wrongSize(format: number, got: number, want: number): ZarrError {
+  return new ZarrError("CODEC_FAILED", `${FORMAT_NAMES[format]} stream decoded to ${got} bytes, expected ${want}`);
 }
 
 /**
@@ -67,7 +68,7 @@ export function decodeStream(format: number, src: Uint8Array, dst: Uint8Array, d
     default:
       throw new ZarrError("CODEC_FAILED", `unknown blosc compressor code ${format}`);
   }
-  if (written !== size) wrongSize(format, written, size);
+  if (written !== size) throw wrongSize(format, written, size);
 }
 
 /** Copies an encoder's output into the destination window when it fits; 0 when not. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { BytesToBytesCodec, CodecBuildContext } from "@zarr/spec";
+import { describe, expect, it } from "vitest";
 import { blosc } from "../src/codec.js";
 import { bloscCompress } from "../src/compress.js";
 

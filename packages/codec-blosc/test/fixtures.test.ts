@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fixturesDir } from "../../../scripts/test-env.mjs";
 import { describe, expect, it } from "vitest";
+import { fixturesDir } from "../../../scripts/test-env.mjs";
 import { bloscDecompress } from "../src/index.js";
 
 const ROOT = join(fixturesDir(), "zarr-python");

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { requirePythonZarr } from "../../../scripts/test-env.mjs";
 import { createHash } from "node:crypto";
 import { ZarrError } from "@zarr/spec";
 import { expect } from "vitest";
+import { requirePythonZarr } from "../../../scripts/test-env.mjs";
 
 /** Runs `code` with Debian's Python (numpy + numcodecs 0.11 / c-blosc 1.21); `input` goes to stdin as JSON. */
 export function python<T>(code: string, input: unknown): T {

@@ -10,8 +10,9 @@
  * 0, 256 and 4096 for the small sizes, 0 and 4096 for 64 KiB; the 1 MiB size and the
  * compression levels cover subsets (see below).
  */
-import { havePythonZarr, skipWithout } from "../../../scripts/test-env.mjs";
+
 import { beforeAll, describe, expect, it } from "vitest";
+import { havePythonZarr, skipWithout } from "../../../scripts/test-env.mjs";
 import { type BloscCname, type BloscShuffle, bloscCompress, bloscDecompress, readBloscHeader } from "../src/index.js";
 import { b64, makeData, PY_MAKE_DATA, python, sha, unb64 } from "./helpers.js";
 

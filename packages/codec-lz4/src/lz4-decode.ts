@@ -9,6 +9,7 @@
  * the input, so it always terminates.
  */
 import { ZarrError } from "@zarr/spec";
+import { corruptLz4, LZ4_ERR, LZ4_PROBLEMS } from "./lz4-problems.js";
 
 /** Literal runs at least this long are copied with `set` (cheaper than 8-byte steps). */
 const LONG_LITERALS = 64;
@@ -18,7 +19,12 @@ const LONG_MATCH = 32;
 const WILD = 8;
 
 function corrupt(problem: string): never {
-  throw new ZarrError("CODEC_FAILED", `Corrupt LZ4 block: ${problem}`);
+  throw corruptLz4(problem);
+}
+
+/** Throws the error of one of the problems both decoders detect. */
+function fail(code: number): never {
+  throw corruptLz4(LZ4_PROBLEMS[code]);
 }
 
 /**
@@ -45,7 +51,7 @@ export function lz4DecompressBlockInto(
     throw new ZarrError("INVALID_ARGUMENT", `LZ4 output range [${outputStart}, ${outputEnd}) is outside the buffer`);
   }
   const inEnd = input.length;
-  if (inEnd === 0) corrupt("the block is empty (even an empty input encodes to one byte)");
+  if (inEnd === 0) fail(LZ4_ERR.empty);
   // DataViews move 8 bytes per step with two unaligned 32-bit loads and stores. Such a
   // "wild" copy may run up to 7 bytes past the end of the run, so it is only used where
   // those bytes are still inside the input and inside [outputStart, outputEnd); the
@@ -65,15 +71,15 @@ export function lz4DecompressBlockInto(
       if (literals === 15) {
         let b: number;
         do {
-          if (ip >= inEnd) corrupt("literal length runs past the end of the block");
+          if (ip >= inEnd) fail(LZ4_ERR.literalLength);
           b = input[ip++];
           literals += b;
         } while (b === 255);
       }
       const literalEnd = ip + literals;
-      if (literalEnd > inEnd) corrupt("literals run past the end of the block");
+      if (literalEnd > inEnd) fail(LZ4_ERR.literals);
       const literalOutEnd = op + literals;
-      if (literalOutEnd > outputEnd) corrupt("output is larger than expected");
+      if (literalOutEnd > outputEnd) fail(LZ4_ERR.output);
       if (literals >= LONG_LITERALS) {
         output.set(input.subarray(ip, literalEnd), op);
       } else if (literalEnd <= wildInEnd && literalOutEnd <= wildOutEnd) {
@@ -94,23 +100,23 @@ export function lz4DecompressBlockInto(
     if (ip === inEnd) break; // the last sequence has no match
 
     // Match.
-    if (ip + 2 > inEnd) corrupt("truncated match offset");
+    if (ip + 2 > inEnd) fail(LZ4_ERR.offsetTruncated);
     const offset = input[ip] | (input[ip + 1] << 8);
     ip += 2;
     let length = (token & 15) + 4;
     if (length === 19) {
       let b: number;
       do {
-        if (ip >= inEnd) corrupt("match length runs past the end of the block");
+        if (ip >= inEnd) fail(LZ4_ERR.matchLength);
         b = input[ip++];
         length += b;
       } while (b === 255);
     }
     let ref = op - offset;
     const end = op + length;
-    if (offset === 0) corrupt("match offset 0");
-    if (ref < outputStart) corrupt("match offset points before the start of the output");
-    if (end > outputEnd) corrupt("output is larger than expected");
+    if (offset === 0) fail(LZ4_ERR.offsetZero);
+    if (ref < outputStart) fail(LZ4_ERR.offsetBefore);
+    if (end > outputEnd) fail(LZ4_ERR.output);
     if (length < LONG_MATCH) {
       if (offset >= WILD && end <= wildOutEnd) {
         // 8 bytes per step never reads a byte this copy has yet to write: offset ≥ 8.

@@ -17,6 +17,11 @@ export const MAX_OFFSET = 65535;
 /** LZ4's upper bound on acceleration. */
 const MAX_ACCELERATION = 65537;
 
+/** The acceleration the encoders use for a requested one: an integer from 1 to 65537. */
+export function clampAcceleration(acceleration: number): number {
+  return Math.min(Math.max(Math.trunc(acceleration) || 1, 1), MAX_ACCELERATION);
+}
+
 const HASH_LOG = 12;
 // Reused between calls: JavaScript runs one call at a time per thread.
 const hashTable = new Int32Array(1 << HASH_LOG);
@@ -48,7 +53,7 @@ export function lz4CompressBlockInto(
   if (outputStart < 0 || outputEnd > output.length || outputStart > outputEnd) {
     throw new ZarrError("INVALID_ARGUMENT", `LZ4 output range [${outputStart}, ${outputEnd}) is outside the buffer`);
   }
-  const accel = Math.min(Math.max(Math.trunc(acceleration) || 1, 1), MAX_ACCELERATION);
+  const accel = clampAcceleration(acceleration);
   const n = input.length;
   let op = outputStart;
   let anchor = 0;

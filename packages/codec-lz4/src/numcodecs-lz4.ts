@@ -15,6 +15,7 @@ import {
 } from "@zarr/spec";
 import { lz4DecompressBlockInto } from "./lz4-decode.js";
 import { lz4CompressBlockInto, lz4CompressBound } from "./lz4-encode.js";
+import { decodeBytes, decodeWithKernel, encodeBytes, encodeWithKernel, lz4Kernel, prepareLz4Kernel } from "./lz4-kernel.js";
 
 /** Where worker threads find the decoder. */
 const ENTRY_MODULE = workerModuleUrl(import.meta.url, "numcodecs-lz4.js");
@@ -43,7 +44,8 @@ function parseConfig(configuration: JsonObject, path: ReadonlyArray<string | num
 }
 
 /**
- * Encodes bytes in the numcodecs lz4 framing (uint32 LE size + LZ4 block).
+ * Encodes bytes in the numcodecs lz4 framing (uint32 LE size + LZ4 block), with the
+ * WebAssembly kernel where it runs (the same bytes as the TypeScript encoder).
  *
  * @example
  * ```ts
@@ -54,14 +56,21 @@ export function numcodecsLz4Encode(input: Uint8Array, acceleration = 1): Uint8Ar
   if (input.length > 0x7e000000) {
     throw new ZarrError("INVALID_ARGUMENT", `lz4 cannot compress ${input.length} bytes (the limit is 2113929216)`);
   }
-  const out = new Uint8Array(4 + lz4CompressBound(input.length));
-  new DataView(out.buffer).setUint32(0, input.length, true);
-  const n = lz4CompressBlockInto(input, out, 4, out.length, acceleration);
-  return out.subarray(0, 4 + n);
+  const kernel = lz4Kernel(encodeBytes(input.length));
+  let out: Uint8Array;
+  if (kernel !== undefined) {
+    out = encodeWithKernel(kernel, input, acceleration, 4);
+  } else {
+    out = new Uint8Array(4 + lz4CompressBound(input.length));
+    out = out.subarray(0, 4 + lz4CompressBlockInto(input, out, 4, out.length, acceleration));
+  }
+  new DataView(out.buffer, out.byteOffset).setUint32(0, input.length, true);
+  return out;
 }
 
 /**
- * Decodes the numcodecs lz4 framing. Throws `CODEC_FAILED` naming `key` for corrupt
+ * Decodes the numcodecs lz4 framing (with the WebAssembly kernel where it runs). Throws
+ * `CODEC_FAILED` naming `key` for corrupt
  * input, including a size header larger than LZ4 could produce from the block or than
  * `maxSize` (both checked before allocating).
  *
@@ -94,7 +103,9 @@ export function numcodecsLz4Decode(input: Uint8Array, key = "(unknown)", maxSize
   }
   let written: number;
   try {
-    written = lz4DecompressBlockInto(input.subarray(4), out, 0, size);
+    const block = input.subarray(4);
+    const kernel = lz4Kernel(decodeBytes(block.length, size));
+    written = kernel !== undefined ? decodeWithKernel(kernel, block, out) : lz4DecompressBlockInto(block, out, 0, size);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new ZarrError("CODEC_FAILED", `Cannot decode lz4 chunk "${key}": ${detail}`, { key, cause: error });
@@ -124,6 +135,7 @@ export const lz4: CodecEntry = {
   worker: { moduleUrl: ENTRY_MODULE, moduleName: "@zarr/codec-lz4", exportName: "lz4" },
   fromConfig(configuration, { path }): BytesToBytesCodec {
     const { acceleration } = parseConfig(configuration, path);
+    prepareLz4Kernel();
     return {
       kind: "bytes_to_bytes",
       name: "numcodecs.lz4",

@@ -111,7 +111,12 @@ function instantiate<E>(module: WebAssembly.Module): WasmKernel<E> {
         throw new ZarrError("CODEC_FAILED", `A WebAssembly kernel cannot hold ${bytes} bytes (32-bit memory holds 4 GiB)`);
       }
       const have = memory.buffer.byteLength / PAGE;
-      if (pages > have) memory.grow(pages - have);
+      try {
+        if (pages > have) memory.grow(pages - have);
+      } catch (error) {
+        // The runtime could not allocate the memory (a RangeError): a coded error like any allocation failure.
+        throw new ZarrError("CODEC_FAILED", `A WebAssembly kernel could not grow its memory to ${pages * PAGE} bytes`, { cause: error });
+      }
       return new Uint8Array(memory.buffer);
     },
   };

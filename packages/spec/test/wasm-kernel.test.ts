@@ -59,15 +59,6 @@ describe("wasmKernelLoader", () => {
     expect(loader.now()).toBe(kernel);
   });
 
-  it("gives no kernel once kernels are turned off, even one made before", async () => {
-    const loader = wasmKernelLoader<Probe>(PROBE);
-    expect(loader.now()).toBeDefined();
-    setWasmKernels(false);
-    expect(loader.now()).toBeUndefined();
-    expect(loader.forCall(10)).toBeUndefined();
-    expect(await loader.ready()).toBeUndefined();
-  });
-
   it("gives no kernel when kernels are turned off", async () => {
     setWasmKernels(false);
     const loader = wasmKernelLoader<Probe>(PROBE);
@@ -75,6 +66,18 @@ describe("wasmKernelLoader", () => {
     expect(loader.forCall(10)).toBeUndefined();
     expect(await loader.ready()).toBeUndefined();
     expect(wasmKernelsEnabled()).toBe(false);
+  });
+
+  it("stops giving a kernel it already compiled once kernels are turned off, and gives it again when back on", async () => {
+    const loader = wasmKernelLoader<Probe>(PROBE);
+    const kernel = loader.now();
+    expect(kernel).toBeDefined();
+    setWasmKernels(false);
+    expect(loader.now()).toBeUndefined();
+    expect(loader.forCall(10)).toBeUndefined();
+    expect(await loader.ready()).toBeUndefined();
+    setWasmKernels(true);
+    expect(loader.now()).toBe(kernel);
   });
 
   it("refuses corrupt module text with a coded error", () => {
