@@ -66,6 +66,7 @@ export function storeProviderOf(scheme: string): string | undefined {
   if (scheme === "gs") return "@zarr/store-gcs";
   if (["az", "abfs", "abfss", "azure+https", "azure+http"].includes(scheme)) return "@zarr/store-azure";
   if (scheme === "zip" || scheme.startsWith("zip+")) return "@zarr/store-zip";
+  if (scheme.startsWith("icechunk+")) return "@zarr/store-icechunk";
   return undefined;
 }
 

@@ -44,6 +44,7 @@ describe("provider hints", () => {
       ["abfss://container@acct.dfs.core.windows.net/a.zarr", "@zarr/store-azure"],
       ["azure+https://acct.blob.core.windows.net/container/a.zarr", "@zarr/store-azure"],
       ["zip+https://example.com/a.zip", "@zarr/store-zip"],
+      ["icechunk+s3://bucket/repo", "@zarr/store-icechunk"],
       ["/tmp/a.zarr", "@zarr/store-fs"],
     ]) {
       const e = await openStore(url, { registry: createRegistry() }).catch((x: ZarrError) => x);

@@ -17,3 +17,4 @@ export {
 export type { SnapshotSummary } from "./repo-info.js";
 export type { Snapshot, SnapshotNode } from "./snapshot.js";
 export { containerOf, type VirtualChunkOptions } from "./virtual-chunks.js";
+export { type IcechunkLocation, icechunkStoreEntry, splitIcechunkLocation } from "./entry.js";

@@ -57,7 +57,7 @@ export class VirtualChunkReader {
       throw icechunkError(
         "UNSUPPORTED",
         chunk,
-        `virtual chunk at ${JSON.stringify(location)} is in the virtual chunk container ${JSON.stringify(containerOf(location))}, which this store may not read (add it to virtualChunks.containers)`,
+        `virtual chunk at ${JSON.stringify(location)} is in the virtual chunk container ${JSON.stringify(containerOf(location))}, which this store may not read (allow it: virtualChunks.containers, or ?container= in an icechunk+ URL)`,
       );
     }
     const store = await this.#storeFor(prefix, chunk);
