@@ -147,16 +147,17 @@ export class IcechunkStore implements ReadableStore, ListableStore {
 
   /** The array and coordinates chunk key `key` names, or `undefined` when it names none. */
   #chunkAddress(key: string): ChunkAddress | undefined {
-    // The array is the closest ancestor path that is an array node.
-    for (let slash = key.lastIndexOf("/"); slash > 0; slash = key.lastIndexOf("/", slash - 1)) {
-      const node = this.snapshot.nodes.get(key.slice(0, slash));
-      if (node === undefined) continue;
-      if (node.kind !== "array") return undefined;
-      const array = this.#arrayChunks(node);
-      const coords = array.layout.keys.parse(key.slice(slash + 1));
-      return coords !== undefined && array.inGrid(coords) ? { array, coords } : undefined;
+    // The array is the closest ancestor path that is an array node (the root, "", last).
+    for (let slash = key.lastIndexOf("/"); ; slash = key.lastIndexOf("/", slash - 1)) {
+      const node = this.snapshot.nodes.get(slash < 0 ? "" : key.slice(0, slash));
+      if (node !== undefined) {
+        if (node.kind !== "array") return undefined;
+        const array = this.#arrayChunks(node);
+        const coords = array.layout.keys.parse(key.slice(slash + 1));
+        return coords !== undefined && array.inGrid(coords) ? { array, coords } : undefined;
+      }
+      if (slash < 0) return undefined;
     }
-    return undefined;
   }
 
   #arrayChunks(node: SnapshotNode): ArrayChunks {

@@ -62,6 +62,19 @@ describe("a Zarr hierarchy copied into a repository", () => {
   }
 });
 
+describe("an array at the root of the repository", () => {
+  it("resolves chunk keys that have no array path before them", async () => {
+    const plain = new MemoryStore();
+    const root = await createArray(plain, "", { shape: [5], chunkShape: [2], dataType: "int16", fillValue: 0 });
+    await set(root, null, new Int16Array([1, 2, 3, 4, 5]));
+    const repoStore = new MemoryStore();
+    await icechunkFromZarr(plain, repoStore);
+    const store = await openIcechunk(repoStore);
+    expect(await read(store, "")).toEqual([1, 2, 3, 4, 5]);
+    expect(await store.listDir("c/")).toEqual({ keys: ["0", "1", "2"], prefixes: [] });
+  });
+});
+
 describe("inline and virtual chunks written by the writer", () => {
   it("reads inline chunks, and virtual ones from an allowed container with ETag checks", async () => {
     const storage = new MemoryStore();
