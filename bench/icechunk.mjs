@@ -14,9 +14,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { main, MiB, parseArgs, reps as repetitions, requireBuilt, size } from "./lib/common.mjs";
+import { MiB, main, parseArgs, reps as repetitions, requireBuilt, size } from "./lib/common.mjs";
 import { benchValues, dataRoot } from "./lib/data.mjs";
-import { icechunkFromZarr, IcechunkWriter } from "./lib/icechunk-writer.mjs";
+import { IcechunkWriter, icechunkFromZarr } from "./lib/icechunk-writer.mjs";
 
 await main(async () => {
   requireBuilt();
@@ -114,7 +114,16 @@ await main(async () => {
   }
   const requests = [];
   const inner = new FileSystemStore(wideDir, { readOnly: true });
-  const counting = { get: (key, o) => (requests.push(key), inner.get(key, o)), getRange: (key, r, o) => (requests.push(key), inner.getRange(key, r, o)) };
+  const counting = {
+    get(key, o) {
+      requests.push(key);
+      return inner.get(key, o);
+    },
+    getRange(key, r, o) {
+      requests.push(key);
+      return inner.getRange(key, r, o);
+    },
+  };
   const t0 = performance.now();
   const store = await openIcechunk(counting);
   const values = await get(await openArray(store, "var617"), [slice(256, 512)]);

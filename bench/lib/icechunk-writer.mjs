@@ -244,7 +244,7 @@ function comparePaths(a, b) {
 /** Repo info payload: snapshots = [{ id, parent (index or -1), flushedAtMicros, message }], sorted by id here. */
 export function repoInfoPayload({ snapshots, branches, tags, deletedTags = [] }) {
   const b = new flatbuffers.Builder(4096);
-  const order = snapshots.map((s, i) => i).sort((i, j) => compareBytes(snapshots[i].id, snapshots[j].id));
+  const order = snapshots.map((_, i) => i).sort((i, j) => compareBytes(snapshots[i].id, snapshots[j].id));
   const position = new Map(order.map((i, p) => [i, p]));
   const infos = order.map((i) => {
     const s = snapshots[i];

@@ -1,4 +1,6 @@
 /** @zarr/all's registries name the @zarr package of a missing codec or store scheme. */
+
+import * as core from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import {
   createArray,
@@ -11,7 +13,6 @@ import {
   storeProviderOf,
   type ZarrError,
 } from "../src/index.js";
-import * as core from "@zarr/core";
 
 describe("provider hints", () => {
   it("a registry made here names the package of a missing codec, with the JSON path and key", async () => {

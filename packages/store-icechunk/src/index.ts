@@ -3,9 +3,12 @@
  * store as read-only Zarr stores: branches, tags, snapshots, history, inline, native and
  * virtual chunks, split manifests.
  */
-export type { ChunkRef, InlineChunkRef, NativeChunkRef, VirtualChunkRef } from "./manifest.js";
+
+export { type IcechunkLocation, icechunkStoreEntry, splitIcechunkLocation } from "./entry.js";
 export { DEFAULT_MAX_METADATA_BYTES, IcechunkStore, type IcechunkStoreOptions } from "./icechunk-store.js";
+export type { ChunkRef, InlineChunkRef, NativeChunkRef, VirtualChunkRef } from "./manifest.js";
 export { decodeObjectId, encodeObjectId } from "./object-id.js";
+export type { SnapshotSummary } from "./repo-info.js";
 export {
   IcechunkRepository,
   type IcechunkRepositoryOptions,
@@ -14,7 +17,5 @@ export {
   openIcechunk,
   versionOf,
 } from "./repository.js";
-export type { SnapshotSummary } from "./repo-info.js";
 export type { Snapshot, SnapshotNode } from "./snapshot.js";
 export { containerOf, type VirtualChunkOptions } from "./virtual-chunks.js";
-export { type IcechunkLocation, icechunkStoreEntry, splitIcechunkLocation } from "./entry.js";

@@ -3,9 +3,10 @@
  * node id and then by chunk coordinates, so one reference is found by two binary
  * searches in the flatbuffer without decoding the rest.
  */
+
+import { icechunkError } from "./errors.js";
 import { FileType, openFile } from "./file-header.js";
 import { FlatBuffer, type Table, type TableVector } from "./flatbuffer.js";
-import { icechunkError } from "./errors.js";
 import { encodeObjectId } from "./object-id.js";
 
 /** A chunk whose bytes are stored in the manifest itself. */

@@ -5,7 +5,7 @@
  */
 import { get, MemoryStore, open, openArray, type ZarrArray, ZarrError } from "@zarr/core";
 import { describe, expect, it } from "vitest";
-import { IcechunkRepository, IcechunkStore, openIcechunk } from "../src/index.js";
+import { IcechunkRepository, type IcechunkStore, openIcechunk } from "../src/index.js";
 import { fixture, registry } from "./helpers.js";
 
 const MAIN_HISTORY = ["set virtual chunk", "fill data", "empty structure", "Repository initialized"];

@@ -1,6 +1,6 @@
+import { join } from "node:path";
 import { zstd } from "@zarr/codec-zstd";
 import { createRegistry } from "@zarr/core";
-import { join } from "node:path";
 import { FileSystemStore } from "@zarr/store-fs";
 import { fixturesDir } from "../../../scripts/test-env.mjs";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createArray, createGroup, get, MemoryStore, openArray, set, slice, type ZarrArray } from "@zarr/core";
 import { CountingStore } from "@zarr/store-utils";
 import { describe, expect, it } from "vitest";
-import { icechunkFromZarr, IcechunkWriter, repoInfoPayload, encodeFile, FILE_TYPE } from "../../../bench/lib/icechunk-writer.mjs";
+import { encodeFile, FILE_TYPE, IcechunkWriter, icechunkFromZarr, repoInfoPayload } from "../../../bench/lib/icechunk-writer.mjs";
 import { decodeObjectId, IcechunkRepository, openIcechunk } from "../src/index.js";
 import { FIXTURES, fixture, registry } from "./helpers.js";
 
