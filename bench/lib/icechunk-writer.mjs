@@ -12,30 +12,16 @@
 // `icechunkFromZarr(source, target)` turns a Zarr v3 hierarchy (one snapshot) into a repository.
 import { randomBytes } from "node:crypto";
 import { zstdCompress } from "@zarr/codec-zstd";
+import { encodeObjectId } from "@zarr/store-icechunk";
 import * as flatbuffers from "flatbuffers";
 
 const MAGIC = [0x49, 0x43, 0x45, 0xf0, 0x9f, 0xa7, 0x8a, 0x43, 0x48, 0x55, 0x4e, 0x4b];
 export const FILE_TYPE = { snapshot: 1, manifest: 2, transactionLog: 4, repoInfo: 6 };
-const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /** The first snapshot's well-known id (spec 2). */
 export const INITIAL_SNAPSHOT_ID = Uint8Array.of(0x0b, 0x1c, 0xc8, 0xd6, 0x78, 0x75, 0x80, 0xf0, 0xe3, 0x3a, 0x65, 0x34);
 
-/** Crockford base 32 of an id. */
-export function idName(bytes) {
-  let out = "";
-  let buffer = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = ((buffer << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      out += ALPHABET[(buffer >> bits) & 31];
-    }
-  }
-  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
-  return out;
-}
+/** Crockford base 32 of an id (the file name of a snapshot, manifest or chunk). */
+export const idName = encodeObjectId;
 
 /** A metadata file: header (magic, writer name, spec version, type, compression) and payload. */
 export function encodeFile(payload, fileType, { specVersion = 2, compression = 1, writer = "zarr-test-writer" } = {}) {

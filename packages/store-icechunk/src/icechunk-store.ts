@@ -7,15 +7,16 @@
 import {
   ByteLruCache,
   type ByteRange,
+  checkReadIntoRanges,
   type DirListing,
   type ListableStore,
   type ListDirOptions,
   type ReadableStore,
   type ReadIntoRange,
+  resolveByteRange,
   type Store,
   type StoreRequestOptions,
   throwIfAborted,
-  ZarrError,
 } from "@zarr/spec";
 import { ArrayChunks } from "./array-chunks.js";
 import { icechunkError } from "./errors.js";
@@ -113,6 +114,7 @@ export class IcechunkStore implements ReadableStore, ListableStore {
    * an uncompressed chunk costs no intermediate buffer. Resolves the chunk's size.
    */
   async readInto(key: string, ranges: readonly ReadIntoRange[], options: StoreRequestOptions = {}): Promise<number | undefined> {
+    checkReadIntoRanges(key, ranges);
     const address = this.#chunkAddress(key);
     const ref = address === undefined ? undefined : await address.array.find(address.coords);
     if (ref === undefined) {
@@ -293,19 +295,13 @@ function scatter(bytes: Uint8Array, ranges: readonly ReadIntoRange[]): void {
 
 /** The part of `bytes` that `range` asks for, clamped at the end like HTTP. */
 function sliceRange(bytes: Uint8Array, range: ByteRange): Uint8Array {
-  if ("suffixLength" in range) return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
-  return bytes.subarray(range.offset, range.length === undefined ? undefined : range.offset + range.length);
+  const [start, end] = resolveByteRange(range, bytes.length);
+  return bytes.subarray(start, end);
 }
 
 /** The byte range of the chunk file that `range` of a chunk stored at `[offset, offset + length)` covers. */
 function innerRange(offset: number, length: number, range: ByteRange | undefined): { offset: number; length: number } {
   if (range === undefined) return { offset, length };
-  if ("suffixLength" in range) {
-    const n = Math.min(range.suffixLength, length);
-    return { offset: offset + length - n, length: n };
-  }
-  if (range.offset < 0) throw new ZarrError("INVALID_ARGUMENT", `A byte range offset must be >= 0, got ${range.offset}`);
-  const start = Math.min(range.offset, length);
-  const end = range.length === undefined ? length : Math.min(length, range.offset + range.length);
-  return { offset: offset + start, length: Math.max(0, end - start) };
+  const [start, end] = resolveByteRange(range, length);
+  return { offset: offset + start, length: end - start };
 }
