@@ -67,14 +67,14 @@ export const STORE_CATALOG: readonly { readonly name: string; readonly schemes: 
   { name: "file", schemes: [], package: "@zarr/store-fs" },
   { name: "http", schemes: ["https"], package: "@zarr/store-http" },
   { name: "zip", schemes: ["zip+file", "zip+http", "zip+https", "zip+s3"], package: "@zarr/store-zip" },
+  { name: "s3", schemes: [], package: "@zarr/store-s3" },
+  { name: "gs", schemes: [], package: "@zarr/store-gcs" },
+  { name: "az", schemes: ["abfs", "abfss", "azure+https", "azure+http"], package: "@zarr/store-azure" },
   {
     name: "icechunk",
     schemes: ["icechunk+file", "icechunk+http", "icechunk+https", "icechunk+s3", "icechunk+gs", "icechunk+az", "icechunk+abfs", "icechunk+abfss"],
     package: "@zarr/store-icechunk",
   },
-  { name: "s3", schemes: [], package: "@zarr/store-s3" },
-  { name: "gs", schemes: [], package: "@zarr/store-gcs" },
-  { name: "az", schemes: ["abfs", "abfss", "azure+https", "azure+http"], package: "@zarr/store-azure" },
 ];
 
 const byName = new Map<string, CatalogCodec>();
