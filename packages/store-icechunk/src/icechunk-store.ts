@@ -88,6 +88,7 @@ export class IcechunkStore implements ReadableStore, ListableStore {
     return address === undefined ? undefined : address.array.find(address.coords);
   }
 
+  /** A node's zarr.json, or a chunk's bytes (inline, native or virtual); `undefined` for a key the snapshot does not hold. */
   async get(key: string, options: StoreRequestOptions = {}): Promise<Uint8Array | undefined> {
     const node = this.#metadataNode(key);
     if (node !== undefined) return node.userData.slice();
@@ -98,6 +99,7 @@ export class IcechunkStore implements ReadableStore, ListableStore {
     return this.#read(ref, key, undefined, options);
   }
 
+  /** Part of a value: for a native chunk, a range of its chunk file. */
   async getRange(key: string, range: ByteRange, options: StoreRequestOptions = {}): Promise<Uint8Array | undefined> {
     const node = this.#metadataNode(key);
     if (node !== undefined) return sliceRange(node.userData, range).slice();
@@ -137,6 +139,7 @@ export class IcechunkStore implements ReadableStore, ListableStore {
     return bytes.length;
   }
 
+  /** A value's size from the snapshot or the chunk's reference, without reading it. */
   async getSize(key: string, _options: StoreRequestOptions = {}): Promise<number | undefined> {
     const node = this.#metadataNode(key);
     if (node !== undefined) return node.userData.length;
@@ -221,10 +224,12 @@ export class IcechunkStore implements ReadableStore, ListableStore {
     return loading;
   }
 
+  /** Every key: each node's zarr.json and every stored chunk (reads every manifest). */
   async *list(options: StoreRequestOptions = {}): AsyncGenerator<string> {
     yield* this.listPrefix("", options);
   }
 
+  /** Every key starting with `prefix` (reads the manifests of the arrays under it). */
   async *listPrefix(prefix: string, options: StoreRequestOptions = {}): AsyncGenerator<string> {
     for (const [path, node] of this.snapshot.nodes) {
       throwIfAborted(options.signal);
@@ -240,6 +245,10 @@ export class IcechunkStore implements ReadableStore, ListableStore {
     }
   }
 
+  /**
+   * One level under `prefix`: child nodes from the snapshot; below an array, its chunk keys
+   * from its manifests (an array's `c/` folder is listed from the snapshot alone).
+   */
   async listDir(prefix: string, options: ListDirOptions = {}): Promise<DirListing> {
     const path = prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;
     const keys = new Set<string>();

@@ -7,6 +7,7 @@ it("the README examples run", () => {
   expect(out).toContain("2 [ 'main', 'my-branch' ] [ 'it also works!', 'it works!' ]");
   expect(out).toContain("QTP2RTYS5YQW8RPSQ93G 2026-04-08T16:15:57.455Z delete a chunk");
   expect(out).toContain("1CECHNKREP0F1RSTCMT0 2026-04-08T16:15:57.441Z Repository initialized");
+  expect(out).toContain("2768FV3XW5ZXYM84XNNG set virtual chunk [ '', 'group1', 'group1/big_chunks', 'group1/small_chunks' ] 1073741824");
   expect(out).toContain("H7T8YA6KR5TH32F3PS10 { this: 'is a nice group', icechunk: 1, size: 42 }");
   expect(out).toContain("Int8Array(5) [ 84, 84, 84, 84, 8 ]");
   expect(out).toContain("{ keys: [ 'zarr.json' ], prefixes: [ 'big_chunks', 'small_chunks' ] }");
