@@ -43,6 +43,7 @@ const KEYWORDS = {
   "store-gcs": ["store", "gcs", "google-cloud-storage", "gs"],
   "store-azure": ["store", "azure", "azure-blob-storage", "abfs"],
   "store-utils": ["store", "cache", "logging"],
+  "store-icechunk": ["store", "icechunk", "versioned", "virtual-chunks"],
   "store-zip": ["store", "zip"],
   "store-references": ["store", "kerchunk", "virtualizarr", "references", "netcdf", "hdf5"],
   "v2-compat": ["zarr-v2", "numcodecs", "conversion"],

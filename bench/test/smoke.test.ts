@@ -38,6 +38,13 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(/blosc-lz4-shuffle .* zarrita\.js /);
   });
 
+  it("bench/icechunk.mjs reads through Icechunk and plain Zarr, and counts the requests of one chunk of 1,000 arrays", async () => {
+    const out = await run("icechunk.mjs");
+    expect(out).toMatch(/ {2}fs: plain \d+ ms .* icechunk \d+ ms .*: wall \d+\.\d\d×, CPU \d+\.\d\d×/);
+    expect(out).toMatch(/ {2}http \(20 ms latency, 64 reads in flight\): plain .* wall \d+\.\d\d×/);
+    expect(out).toContain("1,000 arrays: open + one chunk of one array = 4 requests (repo, snapshots, manifests, chunks)");
+  });
+
   it("bench/http.mjs --transports runs HttpStore.readInto over nodeFetch, undici and the global fetch", async () => {
     const out = await run("http.mjs", "--transports");
     for (const transport of ["nodeFetch", "undici request", "global fetch"]) expect(out).toMatch(new RegExp(`\\| 0 ms \\| ${transport} \\| [\\d.]+ \\| \\d+ \\| \\d+\\.\\d\\d \\|`));

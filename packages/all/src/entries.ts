@@ -75,6 +75,15 @@ export const storeEntries: readonly RegistryEntry[] = [
     package: "@zarr/store-references",
     load: () => import("@zarr/store-references").then((m) => m.referenceStoreEntry),
   },
+  // Icechunk repositories: loaded only when an icechunk+ URL is opened.
+  {
+    type: "store",
+    name: "icechunk",
+    aliases: ["icechunk+file", "icechunk+http", "icechunk+https", "icechunk+s3", "icechunk+gs", "icechunk+az", "icechunk+abfs", "icechunk+abfss"],
+    lazy: true,
+    package: "@zarr/store-icechunk",
+    load: () => import("@zarr/store-icechunk").then((m) => m.icechunkStoreEntry),
+  },
 ];
 
 /**

@@ -67,6 +67,7 @@ export function storeProviderOf(scheme: string): string | undefined {
   if (["az", "abfs", "abfss", "azure+https", "azure+http"].includes(scheme)) return "@zarr/store-azure";
   if (scheme === "zip" || scheme.startsWith("zip+")) return "@zarr/store-zip";
   if (scheme === "reference" || scheme.startsWith("reference+")) return "@zarr/store-references";
+  if (scheme.startsWith("icechunk+")) return "@zarr/store-icechunk";
   return undefined;
 }
 

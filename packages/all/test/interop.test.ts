@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileSystemStore as ZarritaFileSystemStore } from "@zarrita/storage";
-import * as zarrita from "zarrita";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as zarrita from "zarrita";
 import { havePythonZarr, requirePythonZarr } from "../../../scripts/test-env.mjs";
 import { createArray, FileSystemStore, get, set, toCanonicalJson } from "../src/index.js";
 

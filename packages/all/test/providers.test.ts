@@ -1,4 +1,6 @@
 /** @zarr/all's registries name the @zarr package of a missing codec or store scheme. */
+
+import * as core from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import {
   createArray,
@@ -11,7 +13,6 @@ import {
   storeProviderOf,
   type ZarrError,
 } from "../src/index.js";
-import * as core from "@zarr/core";
 
 describe("provider hints", () => {
   it("a registry made here names the package of a missing codec, with the JSON path and key", async () => {
@@ -45,6 +46,7 @@ describe("provider hints", () => {
       ["azure+https://acct.blob.core.windows.net/container/a.zarr", "@zarr/store-azure"],
       ["zip+https://example.com/a.zip", "@zarr/store-zip"],
       ["reference+s3://bucket/refs.json", "@zarr/store-references"],
+      ["icechunk+s3://bucket/repo", "@zarr/store-icechunk"],
       ["/tmp/a.zarr", "@zarr/store-fs"],
     ]) {
       const e = await openStore(url, { registry: createRegistry() }).catch((x: ZarrError) => x);

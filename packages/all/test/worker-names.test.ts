@@ -3,9 +3,10 @@
  * `@zarr/core/engine-task`, and every codec entry that can run in a worker names the
  * package export holding it (`worker.moduleName`), which worker scripts register.
  */
+
+import { transposeCodec } from "@zarr/core/extensions";
 import type { CodecEntry, LazyEntry, WorkerPool } from "@zarr/spec";
 import { afterAll, expect, it } from "vitest";
-import { transposeCodec } from "@zarr/core/extensions";
 import { bytesCodec, codecEntries, createArray, get, MemoryStore, set } from "../src/index.js";
 import { createWorkerPool } from "../src/workers.js";
 

@@ -75,6 +75,11 @@ export const STORE_CATALOG: readonly { readonly name: string; readonly schemes: 
     schemes: ["reference+file", "reference+http", "reference+https", "reference+s3", "reference+gs", "reference+az"],
     package: "@zarr/store-references",
   },
+  {
+    name: "icechunk",
+    schemes: ["icechunk+file", "icechunk+http", "icechunk+https", "icechunk+s3", "icechunk+gs", "icechunk+az", "icechunk+abfs", "icechunk+abfss"],
+    package: "@zarr/store-icechunk",
+  },
 ];
 
 const byName = new Map<string, CatalogCodec>();

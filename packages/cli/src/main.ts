@@ -16,6 +16,7 @@ const COMMANDS: CommandTable = {
   geozarr: async () => (await import("./commands/geozarr.js")).geozarrCommand,
   serve: async () => (await import("./commands/serve.js")).serveCommand,
   consolidate: async () => (await import("./commands/consolidate.js")).consolidateCommand,
+  icechunk: async () => (await import("./commands/icechunk.js")).icechunkCommand,
 };
 
 /**

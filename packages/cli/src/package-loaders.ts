@@ -25,6 +25,7 @@ export const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = 
   "@zarr/store-fs": () => import("@zarr/store-fs"),
   "@zarr/store-http": () => import("@zarr/store-http"),
   "@zarr/store-zip": () => import("@zarr/store-zip"),
+  "@zarr/store-icechunk": () => import("@zarr/store-icechunk"),
   "@zarr/store-s3": () => import("@zarr/store-s3"),
   "@zarr/store-gcs": () => import("@zarr/store-gcs"),
   "@zarr/store-azure": () => import("@zarr/store-azure"),

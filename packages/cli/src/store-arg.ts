@@ -21,9 +21,9 @@ export interface OpenStoreArgOptions {
   limits: ReadLimits;
 }
 
-/** The scheme whose adapter reads the bytes: `zip+https://…` (and `reference+https://…`) is read over https. */
+/** The scheme whose adapter reads the bytes: `zip+https://…`, `reference+https://…` and `icechunk+https://…` are read over https. */
 function transportScheme(arg: string): string {
-  return /^(?:zip|reference)\+([A-Za-z][A-Za-z0-9+.-]*):/.exec(arg)?.[1].toLowerCase() ?? storeScheme(arg);
+  return /^(?:zip|reference|icechunk)\+([A-Za-z][A-Za-z0-9+.-]*):/.exec(arg)?.[1].toLowerCase() ?? storeScheme(arg);
 }
 
 /**

@@ -148,6 +148,15 @@ ${PARTS_USAGE}`,
       a Multiscale Dataset (level 0 the full resolution); --crs for a user-defined CRS.
       --zarr-format 2 writes Zarr v2 with GDAL's _CRS on every band (GDAL 3.6 reads it);
       --conventions and --workers as for pyramid`,
+  icechunk: `Usage: zarr icechunk log REPO [--json]
+  Print the history of an Icechunk repository's branch (default main), tag or snapshot,
+  newest first: snapshot id, commit time (UTC) and message, one commit a line.
+  REPO is icechunk+<store URL> (icechunk+file:///data/repo, icechunk+s3://bucket/repo) with
+  ?branch=NAME, ?tag=NAME or ?snapshot=ID, or the repository's directory or store URL.
+  --json   print one JSON array of {id, parent, time, message}
+  Every command reads a repository as STORE: icechunk+<store URL>[?branch=|tag=|snapshot=],
+  with ?container=URL_PREFIX (repeatable) allowing its virtual chunks from that container
+  and ?checksums=ignore reading them without checking their recorded ETag or time.`,
 };
 
 /** Every command's usage ends with its read limits and their defaults (the general usage explains them). */
@@ -172,6 +181,7 @@ Commands:
                                       GeoZarr: validate, describe, build pyramids, migrate, import GeoTIFF
   serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
   consolidate STORE [PATH]            write consolidated metadata (v3 zarr.json, v2 .zmetadata)
+  icechunk log REPO [--json]          the history of an Icechunk repository's branch, tag or snapshot
 
 STORE is where the hierarchy lives:
   data.zarr                          a local directory (or file:///abs/data.zarr)
@@ -183,6 +193,8 @@ STORE is where the hierarchy lives:
   az://container/prefix/data.zarr    Azure Blob Storage (AZURE_STORAGE_ACCOUNT; AZURE_STORAGE_SAS_TOKEN or
                                      AZURE_STORAGE_KEY; also abfss://container@ACCOUNT.dfs.core.windows.net/…)
   data.zarr.zip                      a zip archive (also zip+https://host/data.zarr.zip)
+  icechunk+s3://bucket/repo?tag=v1   an Icechunk repository's branch (default main), tag or snapshot
+                                     (icechunk+file:///data/repo, icechunk+https://…; see zarr icechunk --help)
 http(s) stores: every command takes --header 'Name: value' (repeatable) and reads
 ZARR_HTTP_HEADERS ("Name: value" entries on separate lines, as GDAL_HTTP_HEADERS);
 HTTPS_PROXY, HTTP_PROXY, ALL_PROXY (http:// or socks5h:// proxies) and NO_PROXY are

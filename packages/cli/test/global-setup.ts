@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const packagesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tsc = path.resolve(packagesDir, "../node_modules/typescript/bin/tsc");
 /** In dependency order. */
-const PACKAGES = ["spec", "core", "store-fs", "store-zip", "store-utils", "v2-compat", "all", "cli"];
+const PACKAGES = ["spec", "core", "store-fs", "store-zip", "codec-zstd", "store-icechunk", "store-utils", "v2-compat", "all", "cli"];
 
 function newestMtime(dir: string, skip?: string): number {
   let newest = 0;

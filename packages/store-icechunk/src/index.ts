@@ -1,0 +1,21 @@
+/**
+ * @zarr/store-icechunk: read Icechunk repositories (spec versions 1 and 2) held in any
+ * store as read-only Zarr stores: branches, tags, snapshots, history, inline, native and
+ * virtual chunks, split manifests.
+ */
+
+export { type IcechunkLocation, icechunkStoreEntry, splitIcechunkLocation } from "./entry.js";
+export { DEFAULT_MAX_METADATA_BYTES, IcechunkStore, type IcechunkStoreOptions } from "./icechunk-store.js";
+export type { ChunkRef, InlineChunkRef, NativeChunkRef, VirtualChunkRef } from "./manifest.js";
+export { decodeObjectId, encodeObjectId } from "./object-id.js";
+export type { SnapshotSummary } from "./repo-info.js";
+export {
+  IcechunkRepository,
+  type IcechunkRepositoryOptions,
+  type IcechunkVersion,
+  type OpenIcechunkOptions,
+  openIcechunk,
+  versionOf,
+} from "./repository.js";
+export type { Snapshot, SnapshotNode } from "./snapshot.js";
+export { containerOf, type VirtualChunkOptions } from "./virtual-chunks.js";

@@ -1,0 +1,170 @@
+/**
+ * An Icechunk repository held in any store: its branches, tags and history, and
+ * read-only stores over its snapshots. Spec version 2 keeps all of that in one repo info
+ * file (`repo`); spec version 1 in ref files (`refs/`) and the snapshots' parent links.
+ * A repository migrated from 1 to 2 has a repo info file and spec 1 snapshots, which
+ * read the same way.
+ */
+import { type Store, type StoreRequestOptions, ZarrError } from "@zarr/spec";
+import { icechunkError } from "./errors.js";
+import { DEFAULT_MAX_METADATA_BYTES, IcechunkStore, type IcechunkStoreOptions } from "./icechunk-store.js";
+import { decodeObjectId } from "./object-id.js";
+import { listRefsV1, type RefKind, readRefV1 } from "./refs-v1.js";
+import { parseRepoInfo, REPO_INFO_KEY, type RepoInfo, type SnapshotSummary } from "./repo-info.js";
+import { parseSnapshot, type Snapshot, snapshotKey } from "./snapshot.js";
+
+/** Which snapshot to read: a branch's tip (default `main`), a tag, or a snapshot id. */
+export type IcechunkVersion = { branch: string } | { tag: string } | { snapshot: string };
+
+/** Options of {@link IcechunkRepository.open}. */
+export interface IcechunkRepositoryOptions extends StoreRequestOptions {
+  /** The largest decoded metadata file (repo info, snapshot, manifest) accepted (default 1 GiB). */
+  maxMetadataBytes?: number;
+}
+
+/** A read-only view of an Icechunk repository's refs and history. */
+export class IcechunkRepository {
+  /** The store holding the repository's files. */
+  readonly storage: Store;
+  /** The repo info file (spec 2 and migrated repositories); `undefined` for spec 1. */
+  readonly info: RepoInfo | undefined;
+  readonly #maxBytes: number;
+  readonly #snapshots = new Map<string, Promise<Snapshot>>();
+
+  private constructor(storage: Store, info: RepoInfo | undefined, maxBytes: number) {
+    this.storage = storage;
+    this.info = info;
+    this.#maxBytes = maxBytes;
+  }
+
+  /**
+   * Opens the repository in `storage` with one read (`repo`; a spec 1 repository has none
+   * and is read through its ref files instead).
+   *
+   * @example
+   * ```ts
+   * const repo = await IcechunkRepository.open(new FileSystemStore("/data/repo"));
+   * console.log(await repo.listBranches());
+   * ```
+   */
+  static async open(storage: Store, options: IcechunkRepositoryOptions = {}): Promise<IcechunkRepository> {
+    const maxBytes = options.maxMetadataBytes ?? DEFAULT_MAX_METADATA_BYTES;
+    const bytes = await storage.get(REPO_INFO_KEY, { signal: options.signal });
+    const info = bytes === undefined ? undefined : parseRepoInfo(bytes, REPO_INFO_KEY, maxBytes);
+    return new IcechunkRepository(storage, info, maxBytes);
+  }
+
+  /** The spec version of the repository's entry point: 2 with a repo info file, else 1. */
+  get specVersion(): number {
+    return this.info?.specVersion ?? 1;
+  }
+
+  /** Branch names, sorted. */
+  async listBranches(options: StoreRequestOptions = {}): Promise<string[]> {
+    return this.info === undefined ? listRefsV1(this.storage, "branch", options) : [...this.info.branches.keys()].sort();
+  }
+
+  /** Tag names, sorted (deleted tags are not listed). */
+  async listTags(options: StoreRequestOptions = {}): Promise<string[]> {
+    if (this.info === undefined) return listRefsV1(this.storage, "tag", options);
+    return [...this.info.tags.keys()].filter((t) => !this.info?.deletedTags.has(t)).sort();
+  }
+
+  /** The snapshot id of a branch, tag or snapshot id; `NODE_NOT_FOUND` when there is none. */
+  async resolve(version: IcechunkVersion = { branch: "main" }, options: StoreRequestOptions = {}): Promise<string> {
+    if ("snapshot" in version) {
+      decodeObjectId(version.snapshot, 12);
+      const id = version.snapshot.toUpperCase();
+      if (this.info !== undefined && !this.info.snapshots.has(id)) throw icechunkError("NODE_NOT_FOUND", snapshotKey(id), "no such snapshot in the repository");
+      return id;
+    }
+    const kind: RefKind = "branch" in version ? "branch" : "tag";
+    const name = "branch" in version ? version.branch : version.tag;
+    if (typeof name !== "string" || name === "" || name.includes("/")) throw new ZarrError("INVALID_ARGUMENT", `Invalid Icechunk ${kind} name ${JSON.stringify(name)}`);
+    let id: string | undefined;
+    if (this.info === undefined) id = await readRefV1(this.storage, kind, name, options);
+    else if (kind === "branch") id = this.info.branches.get(name);
+    else id = this.info.deletedTags.has(name) ? undefined : this.info.tags.get(name);
+    if (id === undefined) throw icechunkError("NODE_NOT_FOUND", `${kind} ${name}`, `ref not found: the repository has no ${kind} ${JSON.stringify(name)}`);
+    return id;
+  }
+
+  /** Snapshot `id`, read once. */
+  snapshot(id: string, options: StoreRequestOptions = {}): Promise<Snapshot> {
+    let snapshot = this.#snapshots.get(id);
+    if (snapshot === undefined) {
+      const key = snapshotKey(id);
+      snapshot = this.storage.get(key, options).then((bytes) => {
+        if (bytes === undefined) throw icechunkError("NODE_NOT_FOUND", key, "the snapshot file is missing");
+        const parsed = parseSnapshot(bytes, key, this.#maxBytes);
+        if (parsed.id !== id) throw icechunkError("CODEC_FAILED", key, `corrupt file: it holds snapshot ${parsed.id}`);
+        return parsed;
+      });
+      snapshot.catch(() => this.#snapshots.delete(id));
+      this.#snapshots.set(id, snapshot);
+    }
+    return snapshot;
+  }
+
+  /**
+   * The history of a branch, tag or snapshot: that snapshot first, then each parent up to
+   * the repository's first commit. Spec 2 reads it from the repo info file; spec 1 reads
+   * one snapshot file per commit.
+   */
+  async ancestry(version: IcechunkVersion = { branch: "main" }, options: StoreRequestOptions = {}): Promise<SnapshotSummary[]> {
+    let id: string | undefined = await this.resolve(version, options);
+    const out: SnapshotSummary[] = [];
+    const seen = new Set<string>();
+    while (id !== undefined) {
+      if (seen.has(id)) throw icechunkError("CODEC_FAILED", snapshotKey(id), "corrupt history: the parent links form a cycle");
+      seen.add(id);
+      const summary: SnapshotSummary = this.info?.snapshots.get(id) ?? summarize(await this.snapshot(id, options));
+      out.push(summary);
+      id = summary.parentId;
+    }
+    return out;
+  }
+
+  /** A read-only store over a branch, tag or snapshot (default: branch `main`). */
+  async store(version: IcechunkVersion = { branch: "main" }, options: IcechunkStoreOptions & StoreRequestOptions = {}): Promise<IcechunkStore> {
+    const snapshot = await this.snapshot(await this.resolve(version, options), options);
+    return new IcechunkStore(this.storage, snapshot, { maxMetadataBytes: this.#maxBytes, ...options });
+  }
+}
+
+function summarize(snapshot: Snapshot): SnapshotSummary {
+  return {
+    id: snapshot.id,
+    parentId: snapshot.parentId,
+    flushedAtMicros: snapshot.flushedAtMicros,
+    flushedAt: new Date(Math.floor(snapshot.flushedAtMicros / 1000)),
+    message: snapshot.message,
+  };
+}
+
+/** Options of {@link openIcechunk}: which version, and the store's options. */
+export type OpenIcechunkOptions = Partial<{ branch: string; tag: string; snapshot: string }> & IcechunkStoreOptions & IcechunkRepositoryOptions;
+
+/**
+ * Opens a read-only store over a branch (default `main`), tag or snapshot of the
+ * Icechunk repository in `storage`. Give at most one of `branch`, `tag`, `snapshot`.
+ *
+ * @example
+ * ```ts
+ * const store = await openIcechunk(new FileSystemStore("/data/repo"), { tag: "v1" });
+ * const array = await openArray(store, "temperature");
+ * ```
+ */
+export async function openIcechunk(storage: Store, options: OpenIcechunkOptions = {}): Promise<IcechunkStore> {
+  const repo = await IcechunkRepository.open(storage, options);
+  return repo.store(versionOf(options), options);
+}
+
+/** The version named by `branch`, `tag` or `snapshot` (default: branch `main`); `INVALID_ARGUMENT` for more than one. */
+export function versionOf(options: Partial<{ branch: string; tag: string; snapshot: string }>): IcechunkVersion {
+  const given = (["branch", "tag", "snapshot"] as const).filter((k) => options[k] !== undefined);
+  if (given.length > 1) throw new ZarrError("INVALID_ARGUMENT", `Give one of branch, tag and snapshot, not ${given.join(" and ")}`);
+  if (options.tag !== undefined) return { tag: options.tag };
+  if (options.snapshot !== undefined) return { snapshot: options.snapshot };
+  return { branch: options.branch ?? "main" };
+}
