@@ -11,11 +11,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setWasmKernels } from "@zarr/spec";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { zstdCompressWithKernel } from "../src/encoder/kernel.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { zstdCompressWithKernel, zstdEncodeKernelReady } from "../src/encoder/kernel.js";
 import { createZstdCodec, zstdCompress, zstdDecompress } from "../src/index.js";
 import { corpusData } from "./corpus-data.js";
 import { libzstdDecode, rng, sameBytes } from "./reference.js";
+
+// The kernel's bytes are imported on the first encode; the codec awaits this, direct calls must too.
+beforeAll(() => zstdEncodeKernelReady());
 
 const KERNEL_LEVELS = [-131072, -64, -8, -7, -5, -1, 0, ...Array.from({ length: 22 }, (_, i) => i + 1)];
 

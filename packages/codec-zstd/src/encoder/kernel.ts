@@ -1,10 +1,9 @@
 /**
  * The zstd encoder's WebAssembly kernel (wasm/zstd-encode.c): the TypeScript encoder's
- * algorithm compiled from C, writing the same bytes. Loaded only from the codec's
- * implementation (behind the lazy entry), so its base64 stays out of an app's first chunk.
+ * algorithm compiled from C, writing the same bytes. Its bytes (43 KB) are imported on the
+ * first encode, so an app that only reads zstd never downloads them.
  */
-import { runKernel, type WasmKernel, wasmKernelLoader, ZarrError } from "@zarr/spec";
-import { WASM_BASE64 } from "../wasm/zstd-encode-wasm.js";
+import { runKernel, type WasmKernel, type WasmKernelLoader, wasmKernelLoader, ZarrError } from "@zarr/spec";
 
 /** The kernel's exports (wasm/zstd-encode.c). */
 interface ZstdEncodeExports {
@@ -13,7 +12,8 @@ interface ZstdEncodeExports {
   zstd_encode(src: number, n: number, dst: number, level: number, checksum: number, work: number): number;
 }
 
-const loader = wasmKernelLoader<ZstdEncodeExports>(WASM_BASE64);
+let loader: WasmKernelLoader<ZstdEncodeExports> | undefined;
+let imported: Promise<void> | undefined;
 
 /** 32-bit WebAssembly memory; a call that cannot fit takes the TypeScript path. */
 const MEMORY_LIMIT = 2 ** 32;
@@ -26,7 +26,10 @@ const align16 = (v: number): number => Math.ceil(v / 16) * 16;
  * thread). Resolves whether or not kernels are available.
  */
 export function zstdEncodeKernelReady(): Promise<unknown> {
-  return loader.ready();
+  imported ??= import("../wasm/zstd-encode-wasm.js").then((m) => {
+    loader = wasmKernelLoader<ZstdEncodeExports>(m.WASM_BASE64);
+  });
+  return imported.then(() => loader?.ready());
 }
 
 /**
@@ -36,7 +39,7 @@ export function zstdEncodeKernelReady(): Promise<unknown> {
  * `level` must already be validated (an integer in −131072…22).
  */
 export function zstdCompressWithKernel(input: Uint8Array, level: number, checksum: boolean, key: string): Uint8Array | undefined {
-  let kernel: WasmKernel<ZstdEncodeExports> | undefined = loader.now();
+  let kernel: WasmKernel<ZstdEncodeExports> | undefined = loader?.now();
   if (kernel === undefined) return undefined;
   const n = input.length;
   const outBytes = kernel.exports.zstd_encode_bound(n);
@@ -45,7 +48,7 @@ export function zstdCompressWithKernel(input: Uint8Array, level: number, checksu
   const workAt = dstAt + align16(outBytes);
   const total = workAt + workBytes;
   if (kernel.base + total > MEMORY_LIMIT || n >= 2 ** 31) return undefined;
-  kernel = loader.forCall(total);
+  kernel = loader?.forCall(total);
   if (kernel === undefined) return undefined;
   const { base, exports } = kernel;
   // The kernel never grows its memory, so this view stays valid through the call.
