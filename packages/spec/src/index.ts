@@ -34,4 +34,5 @@ export * from "./storage-transformer.js";
 export * from "./store.js";
 export * from "./store-settings.js";
 export * from "./unparsed-attributes.js";
+export * from "./unparsed-threshold.js";
 export * from "./workers.js";

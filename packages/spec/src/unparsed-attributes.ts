@@ -7,20 +7,6 @@
  */
 import { type JsonObject, parseJson } from "./json.js";
 
-/**
- * Metadata documents of at least this many bytes (8 MiB) keep their attributes as
- * unparsed text until they are used; smaller ones are parsed whole as always.
- */
-export const UNPARSED_ATTRIBUTES_MIN_BYTES = 8 * 1024 * 1024;
-
-/**
- * The threshold readers apply (internal): {@link UNPARSED_ATTRIBUTES_MIN_BYTES}, lowered
- * by tests so that small documents take the unparsed path too.
- *
- * @internal
- */
-export const unparsedAttributesThreshold = { bytes: UNPARSED_ATTRIBUTES_MIN_BYTES };
-
 /** The kept text of each object whose `attributes` have not been parsed yet. */
 const kept = new WeakMap<object, string>();
 
