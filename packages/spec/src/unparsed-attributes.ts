@@ -5,7 +5,7 @@
  * {@link UNPARSED_ATTRIBUTES_MIN_BYTES}) are checked with `scanJson` instead, and their
  * metadata's `attributes` becomes a property that parses the kept text on first access.
  */
-import { type JsonObject, parseJson } from "./json.js";
+import { parseJson } from "./json.js";
 
 /** The kept text of each object whose `attributes` have not been parsed yet. */
 const kept = new WeakMap<object, string>();
@@ -17,11 +17,12 @@ function settle(target: object, value: unknown): void {
 }
 
 /**
- * Makes `target.attributes` the JSON object `text` holds, parsed (with `parseJson`: exact
- * 64-bit integers) on first access, when it becomes a plain property; until then
- * {@link unparsedAttributes} gives the text. `text` must be a JSON object already checked
- * (`scanJson`); `key` names the document should parsing fail after all (a text longer
- * than a string may be, for one). Assigning `attributes` replaces the text unparsed.
+ * Makes `target.attributes` (of metadata, or of anything that carries a node's attributes
+ * on) the JSON object `text` holds, parsed with `parseJson` (exact 64-bit integers) on
+ * first access, when it becomes a plain property; until then {@link unparsedAttributes}
+ * gives the text. `text` must be a JSON object already checked (`scanJson`); `key` names
+ * the document should parsing fail after all (a text longer than a string may be, for
+ * one). Assigning `attributes` replaces the text unparsed.
  *
  * @example
  * ```ts
@@ -32,7 +33,7 @@ function settle(target: object, value: unknown): void {
  * unparsedAttributes(meta); // undefined
  * ```
  */
-export function keepAttributesUnparsed(target: { attributes: JsonObject }, text: string, key?: string): void {
+export function keepAttributesUnparsed(target: object, text: string, key?: string): void {
   kept.set(target, text);
   Object.defineProperty(target, "attributes", {
     get() {
@@ -49,7 +50,8 @@ export function keepAttributesUnparsed(target: { attributes: JsonObject }, text:
 }
 
 /**
- * The JSON text of `metadata.attributes` while it is kept unparsed (see
+ * The JSON text of `metadata.attributes` (or of any object's given to
+ * {@link keepAttributesUnparsed}) while it is kept unparsed (see
  * {@link keepAttributesUnparsed}), else undefined. Reading the text does not parse it:
  * printers can stream it, and copies of metadata can carry it on unparsed.
  *
