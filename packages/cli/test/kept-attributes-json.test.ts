@@ -1,8 +1,8 @@
 import { jsonText, keepAttributesUnparsed, unparsedAttributes } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keptAttributesJsonPieces } from "../src/kept-attributes-json.js";
 import { cliNumberText } from "../src/json-text.js";
+import { keptAttributesJsonPieces } from "../src/kept-attributes-json.js";
 
 describe("keptAttributesJsonPieces", () => {
   it("writes an object with kept attributes as jsonTextPieces writes it with them parsed", () => {

@@ -55,6 +55,11 @@ class Reformatter {
   private readonly compact: boolean[] = [];
   /** Inside a string's characters (they are written a window at a time). */
   private inString = false;
+  /**
+   * Where the last run of plain characters found ends: a long string's run is found once,
+   * not again for each window of it.
+   */
+  private plainUntil = 0;
   private readonly newlines: string[] = [];
 
   constructor(
@@ -148,9 +153,12 @@ class Reformatter {
     let ended = false;
     for (;;) {
       const run = i;
-      PLAIN_RUN.lastIndex = i;
-      PLAIN_RUN.test(text);
-      i = PLAIN_RUN.lastIndex;
+      if (this.plainUntil <= i) {
+        PLAIN_RUN.lastIndex = i;
+        PLAIN_RUN.test(text);
+        this.plainUntil = PLAIN_RUN.lastIndex;
+      }
+      i = this.plainUntil;
       if (i > run && i - start >= pieceChars) {
         // In a run of plain characters, any place after its first is a place to cut (even
         // after a high surrogate, which is then a lone one).

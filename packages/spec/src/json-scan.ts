@@ -28,6 +28,7 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
 /** A string's characters up to its end or the next escape (anything but `"`, `\` and raw control characters). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings may not hold raw control characters; this finds them.
 const PLAIN_CHARS = /[^"\\\u0000-\u001f]*/y;
 
 /** `\` followed by one of these is a one-character escape. */

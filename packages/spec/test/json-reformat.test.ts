@@ -33,11 +33,11 @@ function textOf(value: unknown, space: string | number, escapeAll = false): stri
   const text = JSON.stringify(value, null, space);
   if (!escapeAll) return text;
   // Every character of every string as a \uXXXX escape: the same value, spelled as JSON.stringify never spells it.
-  const escape = (s: string) => {
+  const escaped = (s: string) => {
     const decoded = JSON.parse(s) as string;
     return Array.from({ length: decoded.length }, (_, i) => `\\u${decoded.charCodeAt(i).toString(16).padStart(4, "0")}`);
   };
-  return text.replace(/"(?:[^"\\]|\\.)*"/g, (s) => `"${escape(s).join("")}"`);
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, (s) => `"${escaped(s).join("")}"`);
 }
 
 describe("reformatJsonPieces", () => {
