@@ -12,17 +12,12 @@ import { removeTempDirs, runInProcess, tempDir } from "./helpers.js";
 
 afterAll(removeTempDirs);
 
-const ARRAY = {
-  zarr_format: 3,
-  node_type: "array",
-  shape: [4],
-  data_type: "int32",
-  chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } },
-  chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
-  fill_value: 0,
-  // A trailing compressor: info resolves the chain without it first (describe.ts), from a view of the metadata.
-  codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }],
-};
+// An int32 array of 4 elements in chunks of 2, gzip-compressed: info resolves its chain
+// without the trailing compressor first (describe.ts), from a view of the metadata.
+const ARRAY = { zarr_format: 3, node_type: "array", shape: [4], data_type: "int32", fill_value: 0 } as Record<string, unknown>;
+ARRAY.chunk_grid = { name: "regular", configuration: { chunk_shape: [2] } };
+ARRAY.chunk_key_encoding = { name: "default", configuration: { separator: "/" } };
+ARRAY.codecs = [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }];
 
 /** A store with a group and its array `a`, both with `attributes` (JSON text) spliced into their zarr.json. */
 function storeWith(attributes: string): string {

@@ -24,16 +24,8 @@ import {
   ZarrError,
 } from "../src/index.js";
 
-const ARRAY = {
-  zarr_format: 3,
-  node_type: "array",
-  shape: [4],
-  data_type: "int32",
-  chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } },
-  chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
-  fill_value: 0,
-  codecs: [{ name: "bytes", configuration: { endian: "little" } }],
-};
+// An int32 array of 4 elements in chunks of 2.
+const ARRAY = JSON.parse('{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"int32","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[2]}},"chunk_key_encoding":{"name":"default"},"fill_value":0,"codecs":[{"name":"bytes","configuration":{"endian":"little"}}]}');
 
 const ATTRIBUTES_TEXT = '{"title": "big", "n": 18446744073709551615, "nested": {"a": [1, -0.5, null, true]}, "é😀": "\\u00e9"}';
 
@@ -68,14 +60,9 @@ async function readWith(text: string, bytes: number): Promise<{ kept: boolean; r
 }
 
 describe("big documents keep their attributes unparsed", () => {
-  let saved: number;
-  beforeEach(() => {
-    saved = unparsedAttributesThreshold.bytes;
-    unparsedAttributesThreshold.bytes = 64;
-  });
-  afterEach(() => {
-    unparsedAttributesThreshold.bytes = saved;
-  });
+  const saved = unparsedAttributesThreshold.bytes;
+  beforeEach(() => void (unparsedAttributesThreshold.bytes = 64));
+  afterEach(() => void (unparsedAttributesThreshold.bytes = saved));
 
   it("open, listing, walking, get and set leave the text unparsed; reading attributes parses it exactly", async () => {
     const store = new MemoryStore();

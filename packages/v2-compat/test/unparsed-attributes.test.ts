@@ -23,14 +23,9 @@ async function v2Store(attributes: string): Promise<MemoryStore> {
 }
 
 describe("a big .zattrs", () => {
-  let saved: number;
-  beforeEach(() => {
-    saved = unparsedAttributesThreshold.bytes;
-    unparsedAttributesThreshold.bytes = 16;
-  });
-  afterEach(() => {
-    unparsedAttributesThreshold.bytes = saved;
-  });
+  const saved = unparsedAttributesThreshold.bytes;
+  beforeEach(() => void (unparsedAttributesThreshold.bytes = 16));
+  afterEach(() => void (unparsedAttributesThreshold.bytes = saved));
 
   it("is kept unparsed through open and listing; the dimension names are read from it", async () => {
     const registry = fullRegistry();
