@@ -109,9 +109,8 @@ function scanScalar(text: string, i: number, key: string | undefined): number {
   const c = text.charCodeAt(i);
   if (c === QUOTE) return scanString(text, i, key);
   if (c === MINUS || isDigit(c)) return scanNumber(text, i, key);
-  for (const literal of ["true", "false", "null"]) {
-    if (text.startsWith(literal, i)) return i + literal.length;
-  }
+  const literal = c === 0x74 ? "true" : c === 0x66 ? "false" : c === 0x6e ? "null" : undefined;
+  if (literal !== undefined && text.startsWith(literal, i)) return i + literal.length;
   return fail(text, i, "a JSON value", key);
 }
 
