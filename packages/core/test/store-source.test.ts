@@ -37,7 +37,7 @@ describe("storeSource", () => {
     for (const sync of [false, true]) {
       it(`${name}: a ${sync ? "thrown" : "rejected"} failure is STORE_FAILED naming the key`, async () => {
         const source = storeSource(failingStore(new TypeError("disk on fire"), sync), KEY, undefined);
-        const error = await read(source).then(
+        const error = await Promise.resolve(read(source)).then(
           () => undefined,
           (e: unknown) => e,
         );
