@@ -2,7 +2,7 @@
  * Attributes kept as JSON text until someone uses them. Parsing a document of millions of
  * attribute keys builds about 150 bytes of heap a key, ~9× the document; opening, listing
  * and reading such a node need none of it. Big documents (see
- * {@link UNPARSED_ATTRIBUTES_MIN_BYTES}) are checked with `scanJson` instead, and their
+ * `UNPARSED_ATTRIBUTES_MIN_BYTES`) are checked with `scanJson` instead, and their
  * metadata's `attributes` becomes a property that parses the kept text on first access.
  */
 import { parseJson } from "./json.js";
