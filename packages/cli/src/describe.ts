@@ -15,9 +15,12 @@ import {
   isListable,
   type JsonObject,
   type JsonValue,
+  keepAttributesUnparsed,
   MetadataError,
   mapConcurrent,
+  type NodeMetadata,
   type Store,
+  unparsedAttributes,
   ZarrError,
 } from "@zarr/spec";
 import { catalogCodec } from "./codec-catalog.js";
@@ -193,7 +196,20 @@ function withoutTrailingCompressors(meta: ArrayMetadata, registry: Registry): Ar
   let end = meta.codecs.length;
   while (end > 0 && deferred(meta.codecs[end - 1])) end--;
   if (end === meta.codecs.length || end === 0 || meta.codecs.slice(0, end).some(deferred)) return undefined;
-  return { ...meta, codecs: meta.codecs.slice(0, end) };
+  // A view of `meta` with the shorter chain, not a copy: copying would read (parse) attributes kept unparsed.
+  return Object.create(meta, { codecs: { value: meta.codecs.slice(0, end) } }) as ArrayMetadata;
+}
+
+/**
+ * Gives the description `out` the node's attributes: kept unparsed when its document kept
+ * them (a big one: `info` then prints them from their text, never parsing them), else as
+ * they are. `out.attributes` stays where the description has it.
+ */
+function shareAttributes(out: JsonObject, meta: NodeMetadata | undefined): JsonObject {
+  const text = meta === undefined ? undefined : unparsedAttributes(meta);
+  if (text !== undefined) keepAttributesUnparsed(out, text);
+  else out.attributes = meta?.attributes ?? {};
+  return out;
 }
 
 /**
@@ -319,7 +335,7 @@ async function describeArray(
     fill_value: await storedFillValue(store, node, meta),
     codecs: meta.codecs as unknown as JsonValue[],
     dimension_names: meta.dimension_names ?? null,
-    attributes: meta.attributes,
+    attributes: {}, // shareAttributes below
     stored_bytes: stored?.bytes ?? probed?.bytes ?? null,
     stored_keys: stored?.keys.length ?? probed?.keys ?? null,
     chunks_stored: stored !== undefined ? chunksStored : (probed?.chunks ?? null),
@@ -330,7 +346,7 @@ async function describeArray(
   if (probed !== undefined) out.stored_counted_by = "probing each chunk key";
   if (meta.storage_transformers.length > 0) out.storage_transformers = describeTransformers(meta, ignoredTransformers);
   if (problem !== undefined) out.problem = problem;
-  return out;
+  return shareAttributes(out, meta);
 }
 
 /**
@@ -354,7 +370,7 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
   const children = await listChildren(store, node);
   const { prefixes, extra } = keyLocations(node);
   const stored = await storedKeys(store, prefixes, extra);
-  return {
+  const out: JsonObject = {
     path: `/${node.path}`,
     node_type: "group",
     zarr_format: node.zarrFormat,
@@ -362,7 +378,7 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
     implicit: meta === undefined,
     // v3 inline consolidated metadata, or a v2 hierarchy read through its .zmetadata.
     consolidated: meta?.consolidated_metadata != null || (node.zarrFormat === 2 && node.group?.consolidated !== undefined),
-    attributes: meta?.attributes ?? {},
+    attributes: {}, // shareAttributes below
     children: children.map((c) => {
       const child: JsonObject = { name: c.name, node_type: c.kind };
       if (c.metadata === undefined) child.implicit = true;
@@ -371,6 +387,7 @@ async function describeGroup(store: Store, node: ListedNode): Promise<JsonObject
     stored_bytes: stored?.bytes ?? null,
     stored_keys: stored?.keys.length ?? null,
   };
+  return shareAttributes(out, meta);
 }
 
 /**

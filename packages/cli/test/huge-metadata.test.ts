@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { unparsedAttributesThreshold } from "@zarr/spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIO } from "../src/cli-io.js";
 import { JSON_PIECE_CHARS } from "../src/json-stream.js";
 import { main } from "../src/main.js";
@@ -63,8 +64,16 @@ function expectBoundedWrites(writes: number[], total: number): void {
   for (const n of writes) expect(n).toBeLessThanOrEqual(2 * JSON_PIECE_CHARS);
 }
 
-describe("huge metadata documents", () => {
+// With the attributes parsed, and kept unparsed as documents of 8 MiB and more keep them
+// (the threshold lowered: these documents are smaller), which info prints from their text.
+describe.each([
+  ["parsed", Number.POSITIVE_INFINITY],
+  ["kept unparsed", 0],
+])("huge metadata documents, attributes %s", (_how, threshold) => {
   const { dir, attributes } = hugeStore();
+  const saved = unparsedAttributesThreshold.bytes;
+  beforeAll(() => void (unparsedAttributesThreshold.bytes = threshold));
+  afterAll(() => void (unparsedAttributesThreshold.bytes = saved));
 
   it("info writes the attributes line in bounded pieces", { timeout: 120_000 }, async () => {
     for (const node of [[], ["a"]]) {

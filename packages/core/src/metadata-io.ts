@@ -6,13 +6,17 @@ import {
   type NodeMetadata,
   parseJsonBytes,
   type Store,
+  unparsedAttributesThreshold,
   ZarrError,
 } from "@zarr/spec";
 import { readFailed } from "./engine/store-source.js";
 import { metadataKey } from "./paths.js";
 import { parsePlainMetadata } from "./plain-metadata.js";
 
-/** Reads and parses the `zarr.json` of the node at `path`; `undefined` when there is none. */
+/**
+ * Reads and parses the `zarr.json` of the node at `path`; `undefined` when there is none.
+ * A big document keeps its attributes unparsed until they are read (`unparsedAttributes`).
+ */
 export async function readNodeMetadata(
   store: Store,
   path: string,
@@ -26,6 +30,7 @@ export async function readNodeMetadata(
     throw readFailed(error, key);
   }
   if (bytes === undefined) return undefined;
+  if (bytes.length >= unparsedAttributesThreshold.bytes) return (await import("./unparsed-metadata.js")).parseKeepingAttributes(bytes, key);
   const doc = parseJsonBytes(bytes, key);
   // Plain documents need no validator; others (and every invalid one) get the full one.
   const plain = parsePlainMetadata(doc);

@@ -76,7 +76,7 @@ async function readPoints<N extends string>(
   const flat: NdArray = { data, shape: [resolved.count], stride: [1] };
   const skipFill = given === undefined && isZeroFill(dataType, fillValue);
   const chunks = groupPointsByChunk(resolved, array.chunkGrid, array.shape);
-  const executor = createExecutor(array, options);
+  const executor = await createExecutor(array, options);
   let done = 0;
   await mapConcurrent(
     chunks,

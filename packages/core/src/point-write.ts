@@ -102,7 +102,7 @@ async function writePoints(array: ZarrArray, resolved: ResolvedPoints, value: Se
   }
   const job: PointJob = {
     array,
-    executor: createExecutor(array, { ...options, bypassCache: options.lock === true }),
+    executor: await createExecutor(array, { ...options, bypassCache: options.lock === true }),
     value: pointValue(value, resolved.shape, dataType),
     writeEmpty: options.writeEmptyChunks ?? array.config.writeEmptyChunks,
     signal,
@@ -111,9 +111,9 @@ async function writePoints(array: ZarrArray, resolved: ResolvedPoints, value: Se
   const unlocked: ChunkLocker = (_key, write) => write(undefined);
   const holding = options.lock === true ? chunkLocker(store, array.path, signal) : unlocked;
   /** The job writing through a locker's view of the store (as `set` does: empty chunks are written). */
-  const through = (viewStore: Store): PointJob => {
+  const through = async (viewStore: Store): Promise<PointJob> => {
     const viaView = Object.create(array, { chunkStore: { value: viewStore } }) as ZarrArray;
-    return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
+    return { ...job, array: viaView, executor: await createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
   };
   let done = 0;
   await mapConcurrent(
@@ -122,8 +122,8 @@ async function writePoints(array: ZarrArray, resolved: ResolvedPoints, value: Se
     async (chunk) => {
       const key = array.chunkKey(chunk.coords);
       const spec = array.chunkSpec(chunk.coords);
-      await holding(key, (viewStore) => {
-        const j = viewStore === undefined ? job : through(viewStore);
+      await holding(key, async (viewStore) => {
+        const j = viewStore === undefined ? job : await through(viewStore);
         return array.codecs.encodePartial !== undefined ? writeShardPoints(j, key, spec, chunk) : writeChunkPoints(j, key, spec, chunk);
       });
       done++;

@@ -93,7 +93,7 @@ export async function get<N extends string>(
   // The untyped view: the engine works on any data type.
   const { dataType, fillValue } = array as ZarrArray;
   const size = shapeSize(p.internalShape);
-  const executor = createExecutor(array, { ...options, readTasks: p.total });
+  const executor = await createExecutor(array, { ...options, readTasks: p.total });
   // A caller's buffer and a shared result are less common: their code loads when asked for (bundle size).
   const special = options.out !== undefined || executor.wantsSharedResult ? await import("./read-out.js") : undefined;
   const given = options.out === undefined ? undefined : special?.checkedOut(options.out, dataType, size);

@@ -235,15 +235,15 @@ export async function set<N extends string>(
   const writeEmpty = options.writeEmptyChunks ?? array.config.writeEmptyChunks;
   const locked = options.lock === true ? chunkLocker(store, array.path, signal) : undefined;
   // Under a lock another process may have written since a chunk was cached.
-  const executor = createExecutor(array, { ...options, bypassCache: locked !== undefined });
+  const executor = await createExecutor(array, { ...options, bypassCache: locked !== undefined });
   const job: WriteJob = { array, executor, view, scalar, writeEmpty, signal };
   const unlocked: ChunkLocker = (_key, write) => write(undefined);
   const holding = locked ?? unlocked;
   /** The job for writing a chunk through another store (a locker's pinned view). */
-  const through = (viewStore: Store): WriteJob => {
+  const through = async (viewStore: Store): Promise<WriteJob> => {
     const viaView = Object.create(array, { chunkStore: { value: viewStore } }) as ZarrArray;
     // A conditional write cannot delete conditionally: chunks that end up empty are written.
-    return { ...job, array: viaView, executor: createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
+    return { ...job, array: viaView, executor: await createExecutor(viaView, { ...options, bypassCache: true }), writeEmpty: true };
   };
   let done = 0;
   // A stream: nothing is kept per chunk, so a write over millions of chunks runs in constant memory.
@@ -253,8 +253,8 @@ export async function set<N extends string>(
     async (proj) => {
       const key = array.chunkKey(proj.coords);
       const spec = array.chunkSpec(proj.coords);
-      await holding(key, (viewStore) => {
-        const j = viewStore === undefined ? job : through(viewStore);
+      await holding(key, async (viewStore) => {
+        const j = viewStore === undefined ? job : await through(viewStore);
         return !proj.covers && codecs.encodePartial !== undefined ? writePartial(j, key, spec, proj) : writeChunk(j, key, spec, proj);
       });
       done++;

@@ -111,16 +111,27 @@ export function parseJson(text: string, key?: string): JsonValue {
  * characters in V8), fail with a `MetadataError` giving the decoder's reason.
  */
 export function parseJsonBytes(bytes: Uint8Array, key?: string): JsonValue {
-  let text: string;
+  return parseJson(decodeJsonBytes(bytes, key), key);
+}
+
+/**
+ * The text of a JSON document's UTF-8 bytes (a byte order mark is dropped), failing as
+ * {@link parseJsonBytes} does on bytes that are not UTF-8 or too long for a string.
+ *
+ * @example
+ * ```ts
+ * decodeJsonBytes(new TextEncoder().encode('{"a": 1}'), "zarr.json"); // '{"a": 1}'
+ * ```
+ */
+export function decodeJsonBytes(bytes: Uint8Array, key?: string): string {
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     // The decoder's own message says which: bytes that are not UTF-8, or text longer than a
     // JavaScript string can hold ("Cannot create a string longer than 0x1fffffe8
     // characters" in Node), which is a valid document too large to read, not bad UTF-8.
     throw new MetadataError([], (error as Error).message, { key, cause: error });
   }
-  return parseJson(text, key);
 }
 
 /** The tokens of JSON text that matter once it is known to be valid (`:` and `,` are implied). */

@@ -7,6 +7,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("18446744073709551615n");
   expect(out).toContain('{"shuffle":"bitshuffle"}');
   expect(out).toContain('Invalid metadata in "x/zarr.json" at $.shape[1]');
+  expect(out).toContain('{"n": [1, 2.50]} {"n":[1,2.5]}\n[ 1, 2.5 ] undefined 8388608\n');
   expect(out).toContain("Int32Array(4) [ 6, 5, 9, 8 ]");
   expect(out).toContain("1,4,7,2,5,8,3,6,9");
   expect(out).toContain("[ 2, 4, 6 ]");

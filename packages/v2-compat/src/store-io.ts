@@ -9,14 +9,18 @@ import {
   ZarrError,
 } from "@zarr/spec";
 
-/** Reads and parses the JSON document at `key`; `undefined` when there is none. */
-export async function readJson(store: Store, key: string, signal?: AbortSignal): Promise<JsonValue | undefined> {
-  let bytes: Uint8Array | undefined;
+/** Reads the bytes at `key`; `undefined` when there are none. */
+export async function readBytes(store: Store, key: string, signal?: AbortSignal): Promise<Uint8Array | undefined> {
   try {
-    bytes = await store.get(key, { signal });
+    return await store.get(key, { signal });
   } catch (error) {
     throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
   }
+}
+
+/** Reads and parses the JSON document at `key`; `undefined` when there is none. */
+export async function readJson(store: Store, key: string, signal?: AbortSignal): Promise<JsonValue | undefined> {
+  const bytes = await readBytes(store, key, signal);
   return bytes === undefined ? undefined : parseJsonBytes(bytes, key);
 }
 

@@ -8,33 +8,36 @@
  * consolidated group is known without reading anything else. Group members are, as the v2
  * spec says, the direct children that have a `.zarray` or a `.zgroup`.
  */
+
 import {
-  type ArrayMetadata,
-  type Attributes,
-  type GroupMetadata,
-  isJsonObject,
-  type JsonObject,
-  type JsonValue,
-  mapConcurrent,
-  MetadataError,
-  type NodeMetadata,
-  asZarrError,
-  isListable,
-  type Store,
-  ZarrError,
-} from "@zarr/spec";
-import {
+  defaultRegistry,
   type FormatArray,
   type FormatGroup,
   type FormatNode,
   type FormatWriteOptions,
   type NodeEntry,
   type NodeFormat,
-  defaultRegistry,
   type Registry,
   ZarrGroup,
 } from "@zarr/core";
 import { isDescendantPath } from "@zarr/core/extensions";
+import {
+  type ArrayMetadata,
+  type Attributes,
+  asZarrError,
+  type GroupMetadata,
+  isJsonObject,
+  isListable,
+  type JsonObject,
+  type JsonValue,
+  keepAttributesUnparsed,
+  MetadataError,
+  mapConcurrent,
+  type NodeMetadata,
+  parseJsonBytes,
+  type Store,
+  ZarrError,
+} from "@zarr/spec";
 import {
   type ConsolidatedMetadataV2,
   parseAttributesV2,
@@ -45,8 +48,9 @@ import {
   ZGROUP,
   ZMETADATA,
 } from "./metadata.js";
-import { join, prefixOf, readJson, writeJson } from "./store-io.js";
+import { join, prefixOf, readBytes, readJson, writeJson } from "./store-io.js";
 import { unreadableArrayError, v2ArrayMetadata, v2GroupToV3 } from "./v2-model.js";
+import { zattrsDocument } from "./zattrs.js";
 
 /** Reads at most this many child documents at once when listing a group. */
 const LIST_CONCURRENCY = 16;
@@ -59,19 +63,38 @@ function nameOf(path: string): string {
 interface RawNode {
   zarray?: JsonValue;
   zgroup?: JsonValue;
+  /** The `.zattrs`; of a big one kept as `zattrsText`, only what the v3 model reads (see zattrs.ts). */
   zattrs?: JsonValue;
+  /** The text of a big `.zattrs`, kept unparsed. */
+  zattrsText?: string;
   zmetadata?: JsonValue;
 }
 
-async function readRaw(store: Store, path: string, withConsolidated: boolean, signal?: AbortSignal): Promise<RawNode> {
+/**
+ * The documents of the v2 node at `path`, its `.zmetadata` too when `withConsolidated`.
+ * With `keepAttributes` a big `.zattrs` is kept as text (an entry's metadata parses it
+ * when its attributes are read); without, it is parsed whole.
+ */
+async function readRaw(store: Store, path: string, withConsolidated: boolean, signal?: AbortSignal, keepAttributes = false): Promise<RawNode> {
   const p = prefixOf(path);
+  const readAttributes = async () => {
+    const bytes = await readBytes(store, p + ZATTRS, signal);
+    if (bytes === undefined) return undefined;
+    return keepAttributes ? zattrsDocument(bytes, p + ZATTRS) : { value: parseJsonBytes(bytes, p + ZATTRS) };
+  };
   const [zarray, zgroup, zattrs, zmetadata] = await Promise.all([
     readJson(store, p + ZARRAY, signal),
     readJson(store, p + ZGROUP, signal),
-    readJson(store, p + ZATTRS, signal),
+    readAttributes(),
     withConsolidated ? readJson(store, p + ZMETADATA, signal) : undefined,
   ]);
-  return { zarray, zgroup, zattrs, zmetadata };
+  return { zarray, zgroup, zattrs: zattrs?.value, zattrsText: zattrs?.text, zmetadata };
+}
+
+/** `metadata` with the attributes of `raw`'s big `.zattrs` kept unparsed, when it has one. */
+function keepingAttributes<M extends NodeMetadata>(metadata: M, raw: RawNode, key: string): M {
+  if (raw.zattrsText !== undefined) keepAttributesUnparsed(metadata, raw.zattrsText, key);
+  return metadata;
 }
 
 /** The v3 model of every node a `.zmetadata` lists, by path relative to its group. */
@@ -112,7 +135,8 @@ async function entryFromRaw(path: string, raw: RawNode, registry: Registry): Pro
   const base = { path, name: nameOf(path), implicit: false, format: v2NodeFormat };
   if (raw.zarray !== undefined) {
     const attributes = parseAttributesV2(raw.zattrs, { key: p + ZATTRS });
-    return { ...base, kind: "array", metadata: await v2ArrayMetadata(raw.zarray, attributes, p + ZARRAY, registry) };
+    const metadata = await v2ArrayMetadata(raw.zarray, attributes, p + ZARRAY, registry);
+    return { ...base, kind: "array", metadata: keepingAttributes(metadata, raw, p + ZATTRS) };
   }
   if (raw.zmetadata !== undefined) {
     const key = p + ZMETADATA;
@@ -126,7 +150,8 @@ async function entryFromRaw(path: string, raw: RawNode, registry: Registry): Pro
   }
   if (raw.zgroup !== undefined) {
     parseGroupMetadataV2(raw.zgroup, { key: p + ZGROUP });
-    return { ...base, kind: "group", metadata: v2GroupToV3(parseAttributesV2(raw.zattrs, { key: p + ZATTRS })) };
+    const metadata = v2GroupToV3(parseAttributesV2(raw.zattrs, { key: p + ZATTRS }));
+    return { ...base, kind: "group", metadata: keepingAttributes(metadata, raw, p + ZATTRS) };
   }
   return undefined;
 }
@@ -140,7 +165,7 @@ export async function readV2Entry(
   path: string,
   options: { registry: Registry; signal?: AbortSignal; consolidated?: boolean },
 ): Promise<NodeEntry | undefined> {
-  const raw = await readRaw(store, path, options.consolidated ?? true, options.signal);
+  const raw = await readRaw(store, path, options.consolidated ?? true, options.signal, true);
   return entryFromRaw(path, raw, options.registry);
 }
 
@@ -165,7 +190,7 @@ async function listV2Children(group: FormatGroup, options: FormatWriteOptions): 
     LIST_CONCURRENCY,
     async (name) => {
       const path = join(group.path, name);
-      return entryFromRaw(path, await readRaw(store, path, false, options.signal), group.registry);
+      return entryFromRaw(path, await readRaw(store, path, false, options.signal, true), group.registry);
     },
     { signal: options.signal },
   );

@@ -1,12 +1,12 @@
 /** `zarr info STORE [PATH] [--json] [--stored]`. */
 import { normalizePath } from "@zarr/core";
-import { type JsonObject, type JsonValue, jsonNumberText } from "@zarr/spec";
+import { type JsonObject, type JsonValue, jsonNumberText, unparsedAttributes } from "@zarr/spec";
 import type { CliIO } from "../cli-io.js";
 import { describeNode } from "../describe.js";
 import { bytesText, dataTypeText, shapeText } from "../format.js";
 import { compactJson } from "../json-text.js";
 import { findNode } from "../listing.js";
-import { type Line, PieceOutput } from "../piece-output.js";
+import { type Line, type LinePart, PieceOutput } from "../piece-output.js";
 import { printable, printableJson } from "../printable.js";
 import { terminalProgress } from "../progress.js";
 import { readLimits } from "../read-limits.js";
@@ -35,6 +35,12 @@ function transformerText(t: JsonObject): string {
   return `  ${compactJson(definition)}${note}`;
 }
 
+/** The attributes of the description `d` as a line part: from their text when it keeps them unparsed (they are never parsed then). */
+function attributesPart(d: JsonObject): LinePart {
+  const text = unparsedAttributes(d);
+  return text === undefined ? { json: d.attributes } : { jsonText: text };
+}
+
 /** The format a node is stored in, as text: `Zarr v3`, `Zarr v2`, or the early v3 draft. */
 export function formatText(d: JsonObject): string {
   if (d.format === "zarr-v3-draft") return "early Zarr v3 draft, as GDAL 3.6 and zarr-python 2.13 write it";
@@ -60,7 +66,7 @@ function arrayText(d: JsonObject): Line[] {
     "codecs:",
     ...(d.codecs as JsonValue[]).map((c): Line => ["  ", { json: c }]),
     `${label("dimension names")}${d.dimension_names === null ? "(none)" : compactJson(d.dimension_names)}`,
-    [label("attributes"), { json: d.attributes }],
+    [label("attributes"), attributesPart(d)],
     storedLine(d),
     `${label("chunks")}${d.chunks_stored === null ? "?" : d.chunks_stored} of ${d.chunks_total} stored`,
   ];
@@ -76,7 +82,7 @@ function groupText(d: JsonObject): Line[] {
     `${label("path")}${d.path}`,
     `${label("node")}${d.implicit ? `implicit group (${d.format === "zarr-v3-draft" ? "early Zarr v3 draft, no document" : "no zarr.json"})` : `group (${formatText(d)})`}`,
     `${label("consolidated")}${d.consolidated ? "yes" : "no"}`,
-    [label("attributes"), { json: d.attributes }],
+    [label("attributes"), attributesPart(d)],
     storedLine(d),
     `${label("children")}${children.length}`,
     ...children.map((c) => `  ${String(c.name).padEnd(width)}  ${c.implicit ? "implicit group" : c.node_type}`),

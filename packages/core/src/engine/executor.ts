@@ -9,11 +9,11 @@ import type { CodecCallContext, WorkerPool } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
 import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
-import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
+import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
 import type { ChunkRead } from "./stored-keys.js";
 
-export type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
+export type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 
 /**
  * Reads touching fewer chunks ask for each: listing the stored ones (stored-keys.ts) would
@@ -35,35 +35,17 @@ export interface ExecutorOptions {
   readTasks?: number;
 }
 
-/** Runs the chunk tasks of one operation on one array. */
-export interface Executor {
-  /**
-   * True when tasks may run in workers, which can read and write only memory they share
-   * with the calling thread: results and chunk buffers should then live on a
-   * `SharedArrayBuffer` (see `takeChunkBuffer`).
-   */
-  readonly wantsSharedResult: boolean;
-  /**
-   * Reads one chunk into its target; false when the chunk is not stored (the caller
-   * fills). A chunk known to be missing is answered synchronously, without a promise.
-   */
-  read(task: ChunkReadTask): boolean | Promise<boolean>;
-  /**
-   * Encodes one chunk. The encoded bytes may share memory with `task.chunk` (the `bytes`
-   * codec encodes little-endian data as a view): keep the chunk unchanged until they are
-   * written.
-   */
-  encode(task: ChunkEncodeTask): Promise<Uint8Array>;
-}
-
-/** The executor for one `get` or `set` of `array`. */
-export function createExecutor(array: ZarrArray, options: ExecutorOptions): Executor {
+/**
+ * The executor for one `get` or `set` of `array`: on the calling thread, or, when
+ * `options.workers` is given, a promise of one that may send chunks to the pool (its half
+ * loads then, so apps that never pass `workers` never load it).
+ */
+export function createExecutor(array: ZarrArray, options: ExecutorOptions): Executor | Promise<Executor> {
   // Chunks are read through the array's storage transformers; caches file them under the array's own store.
   const { store: cacheStore, chunkStore: store, codecs } = array;
-  const signal = options.signal;
+  const { signal, workers } = options;
   // A cache holds whole decoded chunks: chains that read shards in parts keep doing so.
   const cache = codecs.shardContainer || options.bypassCache ? undefined : (options.chunkCache ?? array.config.chunkCache);
-  const pool = cache === undefined ? offloadPool(array, options.workers) : undefined;
   const { maxChunkBytes } = array.config;
   // A shard is read in parts, never whole: its inner chunks are bounded by the inner chain.
   const checkRead = async (task: ChunkReadTask): Promise<void> => {
@@ -96,26 +78,7 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
           (loading ??= import("./stored-keys.js").then(async (m) => {
             skip = await m.skippingUnlisted(array, read, tasks, signal);
           })).then(() => (skip as ChunkRead)(task));
-  if (pool === undefined) return { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
-  // The pool's half loads with the first task (apps that never pass `workers` never load it).
-  let runners: Promise<Pick<Executor, "read" | "encode">> | undefined;
-  const pooled = () => {
-    runners ??= import("./pool-executor.js").then((m) => m.poolRunners(array, pool, signal, local, encodeLocal, checkRead));
-    return runners;
-  };
-  return {
-    wantsSharedResult: true,
-    read: skipping(async (task) => (await pooled()).read(task)),
-    encode: async (task) => (await pooled()).encode(task),
-  };
-}
-
-/** The pool, when chunks of `array` can and should be decoded in it. */
-function offloadPool(array: ZarrArray, workers: WorkerPool | undefined): WorkerPool | undefined {
-  if (workers === undefined || typeof SharedArrayBuffer === "undefined") return undefined;
-  const { codecs, dataType } = array;
-  if (codecs.workerModules === undefined || !codecs.worthOffloading) return undefined;
-  // Workers write into a shared typed array: only data types whose elements are memory.
-  if (dataType.bytesAreMemory !== true || dataType.byteSize === undefined) return undefined;
-  return workers;
+  const here: Executor = { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
+  if (workers === undefined || cache !== undefined) return here;
+  return import("./pool-executor.js").then((m) => m.poolExecutor(array, workers, signal, { here, local, encodeLocal, checkRead, skipping }));
 }

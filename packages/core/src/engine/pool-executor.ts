@@ -1,7 +1,7 @@
 /**
  * The worker-pool half of the executor: which chunk tasks go to the pool, and the calls
- * that send them. Loaded on the first task of an operation given a pool (`createExecutor`),
- * so apps that never use workers do not load it.
+ * that send them. Loaded when an operation is given a pool (`createExecutor`), so apps
+ * that never use workers do not load it.
  */
 import {
   type ChunkSpec,
@@ -12,8 +12,9 @@ import {
   type WorkerStoreRecipe,
 } from "@zarr/spec";
 import type { ZarrArray } from "../nodes.js";
-import type { ChunkEncodeTask, ChunkReadTask } from "./chunk-tasks.js";
+import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
+import type { ChunkRead } from "./stored-keys.js";
 // By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";
 import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
@@ -31,6 +32,36 @@ export const WORKER_MIN_BYTES = 64 * 1024;
 export interface PoolRunners {
   read(task: ChunkReadTask): Promise<boolean>;
   encode(task: ChunkEncodeTask): Promise<Uint8Array>;
+}
+
+/** What `createExecutor` built for the calling thread, which the pool's executor falls back on. */
+export interface LocalParts {
+  /** The executor without the pool. */
+  here: Executor;
+  local: (task: ChunkReadTask) => Promise<boolean>;
+  encodeLocal: (task: ChunkEncodeTask) => Promise<Uint8Array>;
+  checkRead: (task: ChunkReadTask) => Promise<void>;
+  /** Wraps a read so that chunks a listing shows missing are skipped. */
+  skipping: (read: ChunkRead) => ChunkRead;
+}
+
+/**
+ * The executor of an operation given `pool`: chunks of `array` large enough go to the
+ * pool when its chain and data type can be decoded there, else `parts.here`.
+ */
+export function poolExecutor(array: ZarrArray, pool: WorkerPool, signal: AbortSignal | undefined, parts: LocalParts): Executor {
+  if (!canOffload(array)) return parts.here;
+  const runners = poolRunners(array, pool, signal, parts.local, parts.encodeLocal, parts.checkRead);
+  return { wantsSharedResult: true, read: parts.skipping(runners.read), encode: runners.encode };
+}
+
+/** True when chunks of `array` can and should be decoded in a pool. */
+function canOffload(array: ZarrArray): boolean {
+  if (typeof SharedArrayBuffer === "undefined") return false;
+  const { codecs, dataType } = array;
+  if (codecs.workerModules === undefined || !codecs.worthOffloading) return false;
+  // Workers write into a shared typed array: only data types whose elements are memory.
+  return dataType.bytesAreMemory === true && dataType.byteSize !== undefined;
 }
 
 /**
