@@ -8,13 +8,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { get, open, openArray, openStore, slice } from "@zarr/all";
 import { FileSystemStore } from "@zarr/store-fs";
+import { openReferences } from "@zarr/store-references";
 import { CountingStore } from "@zarr/store-utils";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requirePythonZarr } from "../../../scripts/test-env.mjs";
-import { openReferences } from "../src/index.js";
+import { requirePythonZarr } from "../../../../scripts/test-env.mjs";
+import { get, open, openArray, openStore, slice } from "../../src/index.js";
 
 let dir: string;
 let expected: Record<string, unknown> & { temp: number[][]; counts: number[]; grid: number[][]; gen_used: boolean };
