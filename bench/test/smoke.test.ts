@@ -93,6 +93,23 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(/\| +2 \| +\d+\.\d MiB \| +[\d,]+ \|/); // two idle workers
     expect(out).toMatch(/\| @zarr zstd level 1 +\| +\d+\.\d\d \| +0\.\d{3} \|/);
     if (havePythonZarr()) expect(out).toMatch(/\| numcodecs Blosc lz4 \(C\), 2 threads +\| +\d+\.\d\d \|/);
+    // Huge pages, unless this machine cannot have them (the note says why).
+    if (!out.includes("huge pages not measured: ")) {
+      for (const state of ["back to back", "after 0.2 s idle"]) {
+        for (const tunable of ["without", "hugetlb=1"]) {
+          expect(out).toMatch(new RegExp(`\\| ${state} +\\| ${tunable} +\\|( +\\d+\\.\\d \\|){6} +[\\d,]+ \\| +\\d+\\.\\d MiB \\|`)); // page touching
+          expect(out).toMatch(new RegExp(`\\| ${state} +\\| ${tunable} +\\|( +\\d+ \\|){7} +[\\d,]+ \\|`)); // zarr get
+        }
+        expect(out).toContain(`huge pages, zarr get, ${state}: with / without the tunable, wall time `);
+      }
+    }
+  });
+
+  it("bench/floors.mjs --only runs the sections named", async () => {
+    const out = await run("floors.mjs", "--only", "workers");
+    expect(out).toMatch(/\| +2 \| +\d+\.\d MiB \| +[\d,]+ \|/);
+    expect(out).not.toContain("Touching every page");
+    expect(out).not.toContain("Huge pages");
   });
 
   it("bench/memory.mjs measures peak RSS and page faults of zarr get", async () => {
