@@ -23,8 +23,9 @@
 // 6. Huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1): time, system CPU and minor faults
 //    of touching every page of a fresh 256 MiB Float32Array, and wall time, CPU and faults
 //    of a whole `zarr get` of the blosc-lz4 array (default options), without and with the
-//    tunable: `--runs` child processes each way (default 20), taking turns, back to back
-//    and after `--pause` seconds idle (default 3; see bench/lib/huge-pages.mjs for why).
+//    tunable: `--runs` child processes each way (default 20), taking turns, started back to
+//    back and after `--pause` seconds idle (default 3), and (page touching) a second array
+//    in one process at once or after the pause (bench/lib/huge-pages.mjs says why).
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -32,7 +33,7 @@ import { cliGetArgs } from "./lib/cli.mjs";
 import { CPUS, MiB, main, NODE, PYTHON, parseArgs, pythonZarr, REPO, reps, requireBuilt, size } from "./lib/common.mjs";
 import { readData, variant } from "./lib/data.mjs";
 import { hugePageMachine, pageTouchRuns, processRuns } from "./lib/huge-pages.mjs";
-import { count, mib, Report } from "./lib/output.mjs";
+import { count, mib, Report, ratio } from "./lib/output.mjs";
 
 const PAGE = 4096;
 const SECTIONS = ["faults", "inflate", "workers", "encoders", "read", "hugepages"];
@@ -272,9 +273,9 @@ async function hugePages(report, n, c, { runs, pause }) {
   for (const [what, rows] of [["page touching", touch], ["zarr get", get]]) {
     for (let i = 0; i < rows.length; i += 2) {
       const [off, huge] = rows[i].huge ? [rows[i + 1], rows[i]] : [rows[i], rows[i + 1]];
-      const ratio = (key, stat) => `${(huge[key][stat] / off[key][stat]).toFixed(2)}×`;
+      const of = (key, stat) => ratio(huge[key][stat] / off[key][stat]);
       report.note(
-        `huge pages, ${what}, ${off.state}: with / without the tunable, wall time ${ratio("ms", "mean")} (mean; median ${ratio("ms", "median")}), system CPU ${ratio("systemMs", "mean")} (mean).`,
+        `huge pages, ${what}, ${off.state}: with / without the tunable, wall time ${of("ms", "mean")} (mean; median ${of("ms", "median")}), system CPU ${of("systemMs", "mean")} (mean).`,
       );
     }
   }

@@ -4,13 +4,15 @@
 // tunable when the process starts, so every measurement here is of child processes, with
 // and without it, taking turns.
 //
-// Each pair of runs is timed twice over: "back to back" (the memory the last child freed
-// is handed out again at once) and "after a pause" (the next child starts `pause`
-// seconds later). On a VM with free page reporting (virtio-balloon; Linux reports free
-// blocks of 2^page_reporting_order pages to the host after ~2 s) the host takes back the
-// large free blocks, and a huge page is carved from one of them: the host then has to
-// fault it in and zero it again, where 4 KiB pages come mostly from smaller free blocks
-// the host never took. A pause is how a user's one-off `zarr get` finds the machine.
+// Each way is timed in several states of the memory it gets: new processes started back
+// to back (the memory the last one freed is handed out again at once) or after `pause`
+// seconds idle, and within one process that frees a first result and allocates the next
+// at once or after the pause (a library reading again). On a VM with free page reporting
+// (virtio-balloon; Linux reports free blocks of 2^page_reporting_order pages to the host
+// ~2 s after they are freed) the host takes back the large free blocks, and a huge page
+// is carved from one of them: the host then has to fault it in and zero it again, where
+// 4 KiB pages come mostly from smaller free blocks the host never took. A pause is how a
+// user's one-off `zarr get` finds the machine.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -64,23 +66,50 @@ function childEnv(huge) {
 /** The same as `env` arguments for a command run through bench/lib/rusage.py. */
 const envArgs = (huge) => (huge ? [`GLIBC_TUNABLES=${TUNABLE}`] : ["-u", "GLIBC_TUNABLES"]);
 
+// argv: bytes, and the milliseconds to idle between freeing a first such array and timing
+// the second (-1: time the first, in a process that has freed nothing yet).
 const touchScript = `
 import { readFileSync } from "node:fs";
-const bytes = Number(process.argv[1]);
+const [bytes, gap] = process.argv.slice(1).map(Number);
+const proc = (field) => readFileSync("/proc/self/" + field, "utf8");
+const rss = () => Number(proc("statm").split(" ")[1]) * 4096;
+function touch() {
+  const a = new Float32Array(bytes / 4);
+  for (let i = 0; i < a.length; i += 1024) a[i] = 1;
+  return a;
+}
+/** RSS with a touched array alive (it dies when this returns). */
+const touchedRss = () => touch().length * 0 + rss();
+if (gap >= 0) {
+  // V8 hands a dead ArrayBuffer's memory back after a collection, on a later turn.
+  const peak = touchedRss();
+  for (let k = 0; peak - rss() < bytes / 2; k++) {
+    if (k === 100) throw new Error("the first array was not freed");
+    gc();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await new Promise((r) => setTimeout(r, gap));
+}
 const r0 = process.resourceUsage();
 const t = performance.now();
-const a = new Float32Array(bytes / 4);
-for (let i = 0; i < a.length; i += 1024) a[i] = 1;
+const kept = touch();
 const ms = performance.now() - t;
 const r1 = process.resourceUsage();
-const huge = Number(readFileSync("/proc/self/smaps_rollup", "utf8").match(/AnonHugePages:\\s+(\\d+)/)?.[1] ?? 0) * 1024;
+const huge = kept.length > 0 && Number(proc("smaps_rollup").match(/AnonHugePages:\\s+(\\d+)/)?.[1] ?? 0) * 1024;
 console.log(JSON.stringify({ ms, faults: r1.minorPageFault - r0.minorPageFault, systemMs: (r1.systemCPUTime - r0.systemCPUTime) / 1000, huge }));
 `;
 
-/** One child touching every 4 KiB page of a fresh `bytes`-byte Float32Array: `{ ms, faults, systemMs, huge }`. */
-function touchOnce(bytes, huge) {
-  const r = spawnSync(NODE, ["--input-type=module", "-e", touchScript, "--", String(bytes)], { encoding: "utf8", env: childEnv(huge) });
-  if (r.status !== 0) throw new Error(`huge-pages child failed: ${r.stderr.trim().split("\n").pop()}`);
+/**
+ * One child touching every 4 KiB page of a fresh `bytes`-byte Float32Array: `{ ms, faults,
+ * systemMs, huge }`; with `gap` (seconds), after freeing a first one and idling that long.
+ */
+function touchOnce(bytes, huge, gap) {
+  const argv = ["--expose-gc", "--input-type=module", "-e", touchScript, "--", String(bytes), String(gap === null ? -1 : gap * 1000)];
+  const r = spawnSync(NODE, argv, { encoding: "utf8", env: childEnv(huge) });
+  if (r.status !== 0) {
+    const lines = r.stderr.trim().split("\n");
+    throw new Error(`huge-pages child failed: ${lines.find((l) => /Error/.test(l)) ?? lines.pop()}`);
+  }
   return JSON.parse(r.stdout);
 }
 
@@ -107,18 +136,30 @@ async function takeTurns(runs, pause, once) {
   return samples;
 }
 
-/** The memory states measured: back to back, and after `pause` seconds when it is above 0. */
-const states = (pause) => [{ label: "back to back", pause: 0 }, ...(pause > 0 ? [{ label: `after ${pause} s idle`, pause }] : [])];
+/**
+ * The memory states of whole processes: started back to back, and after `pause` seconds
+ * idle (when above 0).
+ */
+const processStates = (pause) => [
+  { label: "new process, back to back", pause: 0, gap: null },
+  ...(pause > 0 ? [{ label: `new process, after ${pause} s idle`, pause, gap: null }] : []),
+];
+
+/** ... and within one process, which frees a first result and allocates the next at once or after `pause` seconds. */
+const reuseStates = (pause) => [
+  { label: "same process, at once", pause: 0, gap: 0 },
+  ...(pause > 0 ? [{ label: `same process, after ${pause} s idle`, pause: 0, gap: pause }] : []),
+];
 
 /**
- * Touching every page of a fresh `bytes`-byte Float32Array in a new process, `runs` times
- * each way per memory state: `[{ state, huge, ms: spread, systemMs: spread, faults: spread,
- * hugeBytes: spread }]`.
+ * Touching every page of a fresh `bytes`-byte Float32Array, `runs` times each way per
+ * memory state (whole processes and reuse within one): `[{ state, huge, ms: spread,
+ * systemMs: spread, faults: spread, hugeBytes: spread }]`.
  */
 export async function pageTouchRuns({ bytes, runs, pause }) {
   const rows = [];
-  for (const { label, pause: p } of states(pause)) {
-    const samples = await takeTurns(runs, p, (huge) => touchOnce(bytes, huge));
+  for (const { label, pause: p, gap } of [...processStates(pause), ...reuseStates(pause)]) {
+    const samples = await takeTurns(runs, p, (huge) => touchOnce(bytes, huge, gap));
     for (const [key, xs] of Object.entries(samples)) {
       const of = (name) => spread(xs.map((x) => x[name]));
       rows.push({ state: label, huge: key === "on", ms: of("ms"), systemMs: of("systemMs"), faults: of("faults"), hugeBytes: of("huge") });
@@ -133,7 +174,7 @@ export async function pageTouchRuns({ bytes, runs, pause }) {
  */
 export async function processRuns({ command, args, runs, pause }) {
   const rows = [];
-  for (const { label, pause: p } of states(pause)) {
+  for (const { label, pause: p } of processStates(pause)) {
     const samples = await takeTurns(runs, p, (huge) => processOnce(command, args, huge));
     for (const [key, xs] of Object.entries(samples)) {
       const of = (name) => spread(xs.map((x) => x[name]));
