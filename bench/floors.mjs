@@ -5,7 +5,9 @@
 //
 //   node bench/floors.mjs              full size (256 MiB result, the bench chunks)
 //   node bench/floors.mjs --quick      small sizes, one repetition (a check that it runs)
-//   options: --reps N  --json FILE
+//   node bench/floors.mjs --only hugepages --runs 30 --pause 3
+//   options: --reps N  --json FILE  --only SECTION,...  --runs N  --pause S
+//   sections: faults, inflate, workers, encoders, read, hugepages (default: all)
 //
 // 1. Page faults of a fresh result: touching every 4 KiB page of a new 256 MiB
 //    SharedArrayBuffer from 1 and from 2 threads (what any fresh-result read pays).
@@ -18,15 +20,23 @@
 //    threads) and Zstd (level 1) in zarr-python's Python, on the same chunks.
 // 5. Where a fresh-result uncompressed read's time goes: wall time, user and system CPU
 //    per `get` of the whole uncompressed array (default options), and with `out` reused.
+// 6. Huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1): time, system CPU and minor faults
+//    of touching every page of a fresh 256 MiB Float32Array, and wall time, CPU and faults
+//    of a whole `zarr get` of the blosc-lz4 array (default options), without and with the
+//    tunable: `--runs` child processes each way (default 20), taking turns, started back to
+//    back and after `--pause` seconds idle (default 3), and (page touching) a second array
+//    in one process at once or after the pause (bench/lib/huge-pages.mjs says why).
 import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CPUS, MiB, NODE, PYTHON, REPO, main, parseArgs, pythonZarr, reps, requireBuilt, size } from "./lib/common.mjs";
+import { cliGetArgs } from "./lib/cli.mjs";
+import { CPUS, MiB, main, NODE, PYTHON, parseArgs, pythonZarr, REPO, reps, requireBuilt, size } from "./lib/common.mjs";
 import { readData, variant } from "./lib/data.mjs";
-import { Report, count, mib } from "./lib/output.mjs";
+import { hugePageMachine, pageTouchRuns, processRuns } from "./lib/huge-pages.mjs";
+import { count, mib, Report, ratio } from "./lib/output.mjs";
 
 const PAGE = 4096;
-
+const SECTIONS = ["faults", "inflate", "workers", "encoders", "read", "hugepages"];
 
 /** Runs `script` (ES module source) in a fresh node with `argv`; returns its stdout. */
 function runNode(script, argv) {
@@ -167,23 +177,18 @@ result["zstd"] = ms_per_mib(zstd)
 print(json.dumps(result))
 `;
 
-await main(async () => {
-  requireBuilt();
-  const args = parseArgs();
-  const { n, c } = size(args, { n: 8192, c: 512 }, { n: 1024, c: 256 });
-  const REPS = reps(args, 5);
-  const report = new Report({ script: "floors.mjs", title: "Floors: what the machine and Node cost before Zarr code runs", args });
-  report.line(`${n}×${n} float32 (${(n * n * 4) / MiB} MiB), ${c}×${c} chunks; best of ${REPS}; ${CPUS} CPUs`);
-
-  // 1. Faults of a fresh result, from 1 and 2 threads.
+/** 1. Faults of a fresh result, from 1 and 2 threads. */
+function faults(report, n, REPS) {
   const faultRows = [];
   for (const threads of [1, 2]) {
     const ms = JSON.parse(runNode(faultScript, [String(n * n * 4), String(threads), String(REPS)]));
     faultRows.push([String(threads), ms.toFixed(1), count((n * n * 4) / PAGE)]);
   }
   report.table("Touching every page of a fresh result (SharedArrayBuffer), ms", ["threads", "ms", "pages"], faultRows, ["r", "r", "r"]);
+}
 
-  // 2. node:zlib inflate of the gzip array's chunks, one thread.
+/** 2. node:zlib inflate of the gzip array's chunks, one thread. */
+async function inflate(report, n, c, REPS) {
   const { v3: gz } = await readData({ n, c, variant: variant("gzip") });
   const inflateMs = JSON.parse(runNode(inflateScript, [gz, String(REPS)]));
   report.table(
@@ -192,16 +197,20 @@ await main(async () => {
     [[String((n / c) ** 2), inflateMs.toFixed(0), (inflateMs / CPUS).toFixed(0)]],
     ["r", "r", "r"],
   );
+}
 
-  // 3. Idle worker threads.
+/** 3. Idle worker threads. */
+function idleWorkers(report) {
   const workerRows = [];
   for (const workers of [0, 1, 2]) {
     const m = JSON.parse(runNode(workerScript, [String(workers)]));
     workerRows.push([String(workers), mib(m.rss), count(m.faults)]);
   }
   report.table("An idle node with idle worker threads (`new Worker`, nothing loaded)", ["workers", "peak RSS", "minor faults"], workerRows, ["r", "r", "r"]);
+}
 
-  // 4. Encoders, ours and C's, on the same chunks.
+/** 4. Encoders, ours and C's, on the same chunks. */
+function encoders(report, n, c, REPS) {
   const ours = JSON.parse(runNode(encoderScript, [String(n), String(c), String(REPS)]));
   const rows = [
     ["@zarr LZ4 block (shuffled input, acceleration 5, 128 KiB blocks)", ours.lz4.toFixed(2), ""],
@@ -215,8 +224,10 @@ await main(async () => {
     rows.push(["numcodecs Zstd level 1 (C)", c1.zstd.toFixed(2), c1.zstdRatio.toFixed(3)]);
   } else report.note("zarr-python is not available: the C encoder rows are skipped.");
   report.table("Encoding one chunk (1 MiB of the bench values), ms per MiB", ["encoder", "ms/MiB", "compressed/raw"], rows, ["l", "r", "r"]);
+}
 
-  // 5. The uncompressed read's CPU, fresh result and out reused.
+/** 5. The uncompressed read's CPU, fresh result and out reused. */
+async function readCpu(report, n, c, REPS) {
   const { v3: raw } = await readData({ n, c, variant: variant("uncompressed") });
   const cpu = JSON.parse(runNode(readCpuScript, [raw, String(Math.max(REPS, 3))]));
   report.table(
@@ -225,5 +236,67 @@ await main(async () => {
     cpu.map((r) => [r.mode, r.wall.toFixed(1), r.user.toFixed(1), r.system.toFixed(1)]),
     ["l", "r", "r", "r"],
   );
+}
+
+/** The cells mean, median, min, max, sd of a spread. */
+const spreadCells = (x, digits = 0) => [x.mean, x.median, x.min, x.max, x.sd].map((v) => v.toFixed(digits));
+
+/** 6. Huge pages: a fresh result's page touching and a whole `zarr get`, without and with the tunable. */
+async function hugePages(report, n, c, { runs, pause }) {
+  const machine = hugePageMachine();
+  report.line(
+    `huge pages: glibc ${machine.glibc ?? "none"}, THP enabled ${machine.enabled ?? "–"}, defrag ${machine.defrag ?? "–"}` +
+      (machine.reportingOrder === null ? "" : `, free page reporting order ${machine.reportingOrder}`),
+  );
+  if (!machine.usable) {
+    report.note(`huge pages not measured: ${machine.why}.`);
+    return;
+  }
+  if (!(runs >= 1)) throw new Error("--runs needs a positive integer");
+  const bytes = n * n * 4;
+  const on = (row) => (row.huge ? "hugetlb=1" : "without");
+  const touch = await pageTouchRuns({ bytes, runs, pause });
+  report.table(
+    `Huge pages: touching every page of a fresh ${mib(bytes)} Float32Array in a new process, ${runs} runs each way taking turns, ms`,
+    ["memory", "tunable", "mean", "median", "min", "max", "sd", "system CPU (mean)", "minor faults (median)", "huge pages (median)"],
+    touch.map((r) => [r.state, on(r), ...spreadCells(r.ms, 1), r.systemMs.mean.toFixed(1), count(r.faults.median), mib(r.hugeBytes.median)]),
+    ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r"],
+  );
+  const { v3: blosc } = await readData({ n, c, variant: variant("blosc-lz4-shuffle") });
+  const get = await processRuns({ command: NODE, args: cliGetArgs(blosc), runs, pause });
+  report.table(
+    `Huge pages: \`zarr get\` of the blosc-lz4 array (default options, -o /dev/null), ${runs} whole processes each way taking turns, wall ms`,
+    ["memory", "tunable", "mean", "median", "min", "max", "sd", "CPU (mean)", "system CPU (mean)", "minor faults (median)"],
+    get.map((r) => [r.state, on(r), ...spreadCells(r.ms), r.cpuMs.mean.toFixed(0), r.systemMs.mean.toFixed(0), count(r.faults.median)]),
+    ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r"],
+  );
+  for (const [what, rows] of [["page touching", touch], ["zarr get", get]]) {
+    for (let i = 0; i < rows.length; i += 2) {
+      const [off, huge] = rows[i].huge ? [rows[i + 1], rows[i]] : [rows[i], rows[i + 1]];
+      const of = (key, stat) => ratio(huge[key][stat] / off[key][stat]);
+      report.note(
+        `huge pages, ${what}, ${off.state}: with / without the tunable, wall time ${of("ms", "mean")} (mean; median ${of("ms", "median")}), system CPU ${of("systemMs", "mean")} (mean).`,
+      );
+    }
+  }
+}
+
+await main(async () => {
+  requireBuilt();
+  const args = parseArgs();
+  const { n, c } = size(args, { n: 8192, c: 512 }, { n: 1024, c: 256 });
+  const REPS = reps(args, 5);
+  const only = args.list("--only") ?? SECTIONS;
+  for (const name of only) if (!SECTIONS.includes(name)) throw new Error(`--only: unknown section ${JSON.stringify(name)} (have ${SECTIONS.join(", ")})`);
+  const want = (name) => only.includes(name);
+  const report = new Report({ script: "floors.mjs", title: "Floors: what the machine and Node cost before Zarr code runs", args });
+  report.line(`${n}×${n} float32 (${(n * n * 4) / MiB} MiB), ${c}×${c} chunks; best of ${REPS}; ${CPUS} CPUs`);
+
+  if (want("faults")) faults(report, n, REPS);
+  if (want("inflate")) await inflate(report, n, c, REPS);
+  if (want("workers")) idleWorkers(report);
+  if (want("encoders")) encoders(report, n, c, REPS);
+  if (want("read")) await readCpu(report, n, c, REPS);
+  if (want("hugepages")) await hugePages(report, n, c, { runs: Math.floor(args.number("--runs", args.quick ? 1 : 20)), pause: args.number("--pause", args.quick ? 0.2 : 3) });
   report.finish();
 });

@@ -11,6 +11,13 @@ export const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** `{ mean, median, min, max, sd }` of samples (sd: the sample standard deviation, 0 for one sample). */
+export function spread(xs) {
+  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+  const sd = xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1)) : 0;
+  return { mean, median: median(xs), min: Math.min(...xs), max: Math.max(...xs), sd };
+}
+
 /** Seconds one call of `fn` takes. */
 export async function timeIt(fn) {
   const t0 = performance.now();

@@ -116,6 +116,25 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(/\| +2 \| +\d+\.\d MiB \| +[\d,]+ \|/); // two idle workers
     expect(out).toMatch(/\| @zarr zstd level 1 +\| +\d+\.\d\d \| +0\.\d{3} \|/);
     if (havePythonZarr()) expect(out).toMatch(/\| numcodecs Blosc lz4 \(C\), 2 threads +\| +\d+\.\d\d \|/);
+    // Huge pages, unless this machine cannot have them (the note says why).
+    if (!out.includes("huge pages not measured: ")) {
+      const inProcess = ["same process, at once", "same process, after 0.2 s idle"];
+      for (const state of ["new process, back to back", "new process, after 0.2 s idle", ...inProcess]) {
+        for (const tunable of ["without", "hugetlb=1"]) {
+          expect(out).toMatch(new RegExp(`\\| ${state} +\\| ${tunable} +\\|( +\\d+\\.\\d \\|){6} +[\\d,]+ \\| +\\d+\\.\\d MiB \\|`)); // page touching
+          if (!inProcess.includes(state)) expect(out).toMatch(new RegExp(`\\| ${state} +\\| ${tunable} +\\|( +\\d+ \\|){7} +[\\d,]+ \\|`)); // zarr get
+        }
+        const what = inProcess.includes(state) ? "page touching" : "zarr get";
+        expect(out).toContain(`huge pages, ${what}, ${state}: with / without the tunable, wall time `);
+      }
+    }
+  });
+
+  it("bench/floors.mjs --only runs the sections named", async () => {
+    const out = await run("floors.mjs", "--only", "workers");
+    expect(out).toMatch(/\| +2 \| +\d+\.\d MiB \| +[\d,]+ \|/);
+    expect(out).not.toContain("Touching every page");
+    expect(out).not.toContain("Huge pages");
   });
 
   it("bench/memory.mjs measures peak RSS and page faults of zarr get", async () => {
