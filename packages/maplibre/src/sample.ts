@@ -4,11 +4,10 @@
  * thread and in a worker.
  */
 import type { PointTransform } from "@zarr/geozarr";
-import type { TileInput } from "./tile-read.js";
+import type { Resampling, TileInput } from "./tile-read.js";
 import { mercatorLat, mercatorLon, TILE_SIZE, tileBounds } from "./web-mercator.js";
 
-/** How a value is taken from the source pixels. */
-export type Resampling = "nearest" | "bilinear";
+export type { Resampling } from "./tile-read.js";
 
 /** The default of {@link SampleOptions.reprojectionError}, in source pixels. */
 export const DEFAULT_REPROJECTION_ERROR = 0.01;

@@ -8,18 +8,16 @@ import {
   type Affine,
   type BBox,
   type Crs,
-  type DimensionRoles,
   describeMultiscales,
   effectiveGeoreference,
   findMultiscales,
   type GeoHierarchy,
   loadHierarchy,
-  type Registration,
   type Reprojector,
   reprojectBbox,
 } from "@zarr/geozarr";
 import { type JsonValue, type Store, ZarrError } from "@zarr/spec";
-import { type CrsRoute, crsRoute, type MercatorTransforms, mercatorTransforms } from "./data-crs.js";
+import { crsRoute, mercatorTransforms } from "./data-crs.js";
 import { valueRangeOf } from "./value-range.js";
 import { HALF_WORLD } from "./web-mercator.js";
 
@@ -50,49 +48,9 @@ export interface TileSourceOptions {
   signal?: AbortSignal;
 }
 
-/** One resolution level of a {@link TileSource}. */
-export interface SourceLevel {
-  /** The multiscales asset (`"0"` for a plain Dataset). */
-  asset: string;
-  /** Store path of the variable's array at this level. */
-  arrayPath: string;
-  transform: Affine;
-  /** `[height, width]`. */
-  shape: readonly [number, number];
-  registration: Registration;
-  /** Geometric mean of the pixel size, in CRS units. */
-  resolution: number;
-  roles: DimensionRoles;
-  dimensionNames: readonly (string | null)[];
-  /** The opened array (opened on first use). */
-  array(): Promise<ZarrArray>;
-}
+export type { SourceLevel, TileSource } from "./source-types.js";
 
-/** A variable ready to be tiled: what {@link openTileSource} resolves. */
-export interface TileSource {
-  /** The variable's name. */
-  variable: string;
-  crs: Crs;
-  /** How tile pixels reach the data's CRS. */
-  route: CrsRoute;
-  transforms: MercatorTransforms;
-  /** Levels, finest first. */
-  levels: SourceLevel[];
-  /** Index chosen for each non-spatial dimension, by name (or `#index` for unnamed ones). */
-  select: Record<string, number>;
-  nodata?: number;
-  /** The values the colour map spans. */
-  range: [number, number];
-  /** The variable's `units` attribute, when it has one. */
-  units?: string;
-  /** Extent of the finest level in its CRS. */
-  extent: BBox;
-  /** Extent of the data in EPSG:3857 (densified edges): tiles outside it are not read. */
-  mercatorExtent: BBox;
-  chunkCache?: ChunkCache;
-  /** The variable's attributes (finest level). */
-  attributes: Record<string, JsonValue>;
-}
+import type { SourceLevel, TileSource } from "./source-types.js";
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 

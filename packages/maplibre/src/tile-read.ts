@@ -7,9 +7,11 @@ import { type DimSelection, get, slice } from "@zarr/core";
 import { type Affine, type BBox, invertAffine, reprojectBbox } from "@zarr/geozarr";
 import { ZarrError } from "@zarr/spec";
 import type { CrsRoute } from "./data-crs.js";
-import type { Resampling } from "./sample.js";
-import type { SourceLevel, TileSource } from "./source.js";
+import type { SourceLevel, TileSource } from "./source-types.js";
 import { checkTile, HALF_WORLD, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";
+
+/** How a value is taken from the source pixels. */
+export type Resampling = "nearest" | "bilinear";
 
 /** Numeric sample arrays a tile can be read from. */
 export type SampleArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;

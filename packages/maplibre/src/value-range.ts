@@ -1,6 +1,6 @@
 /** The value range of a variable when its metadata gives none: the coarsest level's minimum and maximum. */
 import { type DimSelection, get } from "@zarr/core";
-import type { TileSource } from "./source.js";
+import type { TileSource } from "./source-types.js";
 import { numericSamples } from "./tile-read.js";
 
 /** Minimum and maximum of the coarsest level at the source's non-spatial indices ([0, 1] when nothing is valid). */
