@@ -23,71 +23,18 @@
 // (2048×2048, 256×256 chunks) is written here by @zarr itself into the same cache
 // directory (no Python needed).
 //
-// The server runs in a worker thread, so serving does not compete with the readers for the
-// main thread's event loop, and it serves files from memory after their first request (as a
-// real server would from its page cache, with sendfile): on this benchmark's small machines
-// it shares the CPUs with the readers, so it should take as little of them as it can.
-import { once } from "node:events";
+// The server (bench/lib/http-server.mjs) runs in a worker thread, so serving does not compete
+// with the readers for the main thread's event loop, and it serves files from memory after
+// their first request.
 import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import http from "node:http";
 import { availableParallelism } from "node:os";
-import { join, normalize, sep } from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { join } from "node:path";
+import { startFileServer } from "./lib/http-server.mjs";
 
-if (!isMainThread) {
-  await serve(workerData);
-} else if (process.argv.includes("--transports")) {
+if (process.argv.includes("--transports")) {
   await transports();
 } else {
   await main();
-}
-
-/** The server: files under `root`, single byte ranges (incl. suffixes), `latency` ms per request. */
-async function serve({ root, latency }) {
-  // Whole files held in memory after their first request, as a server with a page cache and
-  // sendfile would serve them: the harness should cost as little CPU as it can, since it
-  // shares this machine's cores with the readers being measured.
-  const files = new Map();
-  const server = http.createServer(async (req, res) => {
-    await new Promise((r) => setTimeout(r, latency));
-    const path = normalize(join(root, decodeURIComponent(new URL(req.url, "http://x").pathname)));
-    if (!path.startsWith(root + sep)) return res.writeHead(400).end();
-    let size;
-    try {
-      const s = await stat(path);
-      if (!s.isFile()) throw new Error("not a file");
-      size = s.size;
-    } catch {
-      return res.writeHead(404).end();
-    }
-    let start = 0;
-    let end = size - 1;
-    const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-    if (m !== null && (m[1] !== "" || m[2] !== "")) {
-      if (m[1] === "") start = Math.max(0, size - Number(m[2]));
-      else {
-        start = Number(m[1]);
-        if (m[2] !== "") end = Math.min(end, Number(m[2]));
-      }
-      if (start >= size) return res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
-      res.writeHead(206, { "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": end - start + 1, "Accept-Ranges": "bytes" });
-    } else {
-      res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" });
-    }
-    if (req.method === "HEAD") return res.end();
-    let bytes = files.get(path);
-    if (bytes === undefined) {
-      bytes = await readFile(path);
-      files.set(path, bytes);
-    }
-    res.end(bytes.subarray(start, end + 1));
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  parentPort.postMessage(server.address().port);
-  parentPort.on("message", () => server.close(() => process.exit(0)));
 }
 
 async function main() {
@@ -164,9 +111,8 @@ async function main() {
   }
 
   const { root, paths } = await data();
-  const worker = new Worker(new URL(import.meta.url), { workerData: { root, latency } });
-  const [port] = await once(worker, "message");
-  const base = `http://127.0.0.1:${port}/`;
+  const server = await startFileServer({ mounts: { "/": root }, latency });
+  const base = server.url;
   const rows = [];
   try {
     for (const v of variants) {
@@ -189,7 +135,7 @@ async function main() {
       rows.push({ variant: v, shape: ours.shape, chunks, mb, t });
     }
   } finally {
-    worker.postMessage("stop");
+    await server.close();
     await workers?.close();
   }
 
@@ -258,10 +204,9 @@ async function transports() {
   const median = (t) => [...t].sort((a, b) => a - b)[Math.floor(t.length / 2)];
   const rows = [];
   for (const latency of latencies) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { root, latency } });
-    const [port] = await once(worker, "message");
+    const server = await startFileServer({ mounts: { "/": root }, latency });
     try {
-      const stores = Object.fromEntries(Object.entries(fetches).map(([k, f]) => [k, new HttpStore(`http://127.0.0.1:${port}/`, { fetch: f })]));
+      const stores = Object.fromEntries(Object.entries(fetches).map(([k, f]) => [k, new HttpStore(server.url, { fetch: f })]));
       // Warm-up, and one check that every transport puts the right bytes in place.
       for (const [k, store] of Object.entries(stores)) {
         await readAll(store);
@@ -279,7 +224,7 @@ async function transports() {
       }
       rows.push({ latency, t: Object.fromEntries(Object.entries(times).map(([k, t]) => [k, median(t)])) });
     } finally {
-      worker.postMessage("stop");
+      await server.close();
     }
   }
   await undiciFetch.close();
