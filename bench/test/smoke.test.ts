@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { havePythonZarr, requirePythonZarr } from "../../scripts/test-env.mjs";
+import { haveChromium, havePythonZarr, requirePeer, requirePythonZarr } from "../../scripts/test-env.mjs";
 
 const BENCH = join(import.meta.dirname, "..");
 // The scripts' data goes to a directory of this run (not the shared cache), removed at the end.
@@ -185,6 +185,24 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
       expect(out).toMatch(new RegExp(`\\| ${row.replace(/[()]/g, "\\$&")} +\\| +[\\d.]+ MiB \\| +\\d+ \\| +\\d+ \\| +\\d+\\.\\d\\d× \\|`));
     }
     expect(out).toMatch(TARGETS);
+  });
+
+  it("bench/browser.mjs reads in chromium with @zarr (main thread, pool of 2) and zarrita.js, and times the first value", async () => {
+    requirePeer(haveChromium(), "Debian's chromium (/usr/bin/chromium)");
+    const out = await run("browser.mjs", "--reps", "1", "--only", "gzip,zstd");
+    for (const source of ["a. In-page store", "b. Over HTTP"]) {
+      const table = out.slice(out.indexOf(`### ${source}`));
+      for (const reader of ["@zarr, pool of 2", "@zarr, main thread"]) expect(table).toMatch(new RegExp(`\\| zstd +\\| ${reader} +\\| +\\d+\\.\\d{3} \\| +\\d+ \\| +\\d+\\.\\d\\d× \\|`));
+      expect(table).toMatch(/\| gzip +\| zarrita\.js +\| +\d+\.\d{3} \|/);
+    }
+    // Time to first value: milliseconds to the entry module and to the value, the ratio, then JS requests and bytes.
+    expect(out).toMatch(/\| @zarr +\| +\d+\.\d \| +\d+\.\d \| +\d+\.\d\d× \| +[1-9]\d* \| +[\d,]+ \| +[\d,]+ \| +[1-9]\d* \|/);
+    expect(out).toMatch(/\| zarrita\.js +\| +\d+\.\d \| +\d+\.\d \| +\| +[1-9]\d* \|/);
+    expect(out).toMatch(TARGETS);
+    expect(out).toContain("| in-page store zstd, @zarr, pool of 2: zarrita.js / @zarr ");
+    expect(out).toContain("| over HTTP gzip, @zarr, main thread: zarrita.js / @zarr ");
+    // The readers agreed, the pool was used, and the pages reported no errors.
+    expect(out).not.toMatch(/results differ|not on a SharedArrayBuffer|not cross-origin isolated|page error|console error|failed|first values differ/);
   });
 
   it("bench/report.mjs collects the scripts' targets into one report", async () => {
