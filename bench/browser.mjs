@@ -21,7 +21,7 @@
 //   c. a fresh page per library (a new browser context: nothing cached) reads one value
 //      of the gzip array as soon as it loads: the time from navigation to the entry module
 //      running and to the first value, and the JS it fetched before the first value.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { bundlePages, chromiumAvailable, launchChromium, PAGES } from "./lib/chromium.mjs";
@@ -71,6 +71,8 @@ await main(async () => {
   const readers = READERS.filter((r) => zarrita.ok || r.page !== "zarrita");
   const pageNames = Object.keys(PAGES).filter((p) => zarrita.ok || PAGES[p].library !== "zarrita.js");
 
+  const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  const loadBefore = loadAverage();
   const dir = mkdtempSync(join(tmpdir(), "zarr-bench-browser-"));
   let server;
   let browser;
@@ -78,6 +80,7 @@ await main(async () => {
     const bundles = await bundlePages(dir, pageNames);
     server = await startFileServer({ mounts: { "/": dir, "/data/": dataRoot() }, latency, headers: HEADERS });
     browser = await launchChromium();
+    const chromiumCpu = await cpuMeter(browser);
     report.line(
       `${N}×${N} float32 (${(N * N * 4) / MiB} MiB), ${C}×${C} chunks; read: ${region ? `[${region[0]}:${region[1]}, ${region[0]}:${region[1]}]` : "the whole array"} (${(side * side * 4) / MiB} MiB); median of ${REPS} after a checked first round, the readers taking turns; ${CPUS} CPUs`,
     );
@@ -91,6 +94,7 @@ await main(async () => {
     const engine = [];
     const http = [];
     for (const v of variants) {
+      console.error(`browser: ${v.name} ...`);
       const { v3 } = await readData({ n: N, c: C, variant: v });
       const options = { url: `${server.url}data/${relative(dataRoot(), v3)}/`, keys: storeKeys(N, C, region), region };
       for (const p of Object.values(pages)) await p.page.evaluate((o) => globalThis.bench.open(o), options);
@@ -99,14 +103,27 @@ await main(async () => {
         ["http", http],
       ]) {
         const ok = await verify(pages, readers, source, v, side * side, report);
-        const contenders = Object.fromEntries(readers.map((r) => [r.label, () => timeRead(pages[r.page].page, source, r.mode)]));
+        const cpu = Object.fromEntries(readers.map((r) => [r.label, []]));
+        const contenders = Object.fromEntries(
+          readers.map((r) => [
+            r.label,
+            async () => {
+              const before = await chromiumCpu();
+              const wall = await timeRead(pages[r.page].page, source, r.mode);
+              cpu[r.label].push((await chromiumCpu()) - before);
+              return wall;
+            },
+          ]),
+        );
         const { times, errors } = await race(contenders, { reps: REPS, warmup: 0 });
         for (const [who, e] of Object.entries(errors)) report.note(`${v.name} (${source}): ${who} failed: ${e}`);
-        rows.push({ variant: v.name, ok, t: times });
+        const cpuTimes = Object.fromEntries(Object.keys(times).map((label) => [label, median(cpu[label])]));
+        rows.push({ variant: v.name, ok, t: times, cpu: cpuTimes });
       }
     }
     for (const p of Object.values(pages)) await p.context.close();
 
+    console.error("browser: time to first value ...");
     const gzipArray = await readData({ n: N, c: C, variant: variant("gzip") });
     const first = await timeFirstValue(browser, server.url, `/data/${relative(dataRoot(), gzipArray.v3)}/`, bundles, REPS, report);
 
@@ -117,11 +134,14 @@ await main(async () => {
     ]) {
       report.table(
         heading,
-        ["variant", "reader", "time (s)", "MiB/s", "zarrita.js / this"],
+        ["variant", "reader", "time (s)", "MiB/s", "zarrita.js / this", "Chromium CPU (s)", "zarrita.js / this (CPU)"],
         rows.flatMap((r) =>
-          Object.entries(r.t).map(([reader, t]) => [r.variant, reader, seconds(t), throughput(bytes, t), reader.startsWith("@zarr") ? ratio(r.t["zarrita.js"] / t) : ""]),
+          Object.entries(r.t).map(([reader, t]) => {
+            const ours = reader.startsWith("@zarr");
+            return [r.variant, reader, seconds(t), throughput(bytes, t), ours ? ratio(r.t["zarrita.js"] / t) : "", seconds(r.cpu[reader]), ours ? ratio(r.cpu["zarrita.js"] / r.cpu[reader]) : ""];
+          }),
         ),
-        ["l", "l", "r", "r", "r"],
+        ["l", "l", "r", "r", "r", "r", "r"],
       );
     }
     report.table(
@@ -159,7 +179,10 @@ await main(async () => {
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  report.note("Ratios are zarrita.js's time / this reader's time: above 1 means @zarr is faster. Times are `get` alone, measured in the page (`performance.now()`), each call a fresh result.");
+  report.line(`load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAverage()}`);
+  report.note(
+    "Ratios are zarrita.js's time / this reader's time: above 1 means @zarr is faster. Times are `get` alone, measured in the page (`performance.now()`), each call a fresh result; the targets are on these wall times. Chromium CPU is the CPU time of all of Chromium's processes over the same call (the HTTP server, in this process, not counted): the work done, whatever the machine's load.",
+  );
   report.note("c.: milliseconds from navigation (`performance.now()` in the page): when the entry module's body started (its static imports loaded and run) and when the value arrived; requests are the page's network events that started before the first value (the page itself not counted; zarrita.js's `open` asks for .zattrs and .zarray (404) before zarr.json), JS bytes as served (minified, uncompressed), gzip level 9 beside them.");
   report.finish();
 });
@@ -195,6 +218,17 @@ async function openBenchPage(browser, url, report) {
   await page.goto(url);
   await page.waitForFunction(() => globalThis.bench !== undefined, null, { timeout: 60_000 });
   return { context, page };
+}
+
+/**
+ * A meter of the CPU seconds every Chromium process (browser, renderers with their worker
+ * threads, network service) has used so far, from the DevTools protocol: its difference
+ * over a read is the read's CPU time, which background load on a shared machine moves far
+ * less than wall time (0.01 s resolution).
+ */
+async function cpuMeter(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  return async () => (await cdp.send("SystemInfo.getProcessInfo")).processInfo.reduce((n, p) => n + p.cpuTime, 0);
 }
 
 /** Seconds of one read in a page (measured in the page), the page in front. */
