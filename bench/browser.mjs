@@ -24,11 +24,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { bundlePages, chromiumAvailable, launchChromium, PAGES } from "./lib/chromium.mjs";
+import { timeFirstValue } from "./lib/browser-first-value.mjs";
+import { openBenchPage, timeReads, verify } from "./lib/browser-reads.mjs";
+import { bundlePages, chromiumAvailable, cpuMeter, launchChromium, PAGES } from "./lib/chromium.mjs";
 import { CPUS, loadZarrita, MiB, main, parseArgs, reps, requireBuilt, size, skipping } from "./lib/common.mjs";
 import { dataRoot, pickVariants, readData, variant } from "./lib/data.mjs";
 import { startFileServer } from "./lib/http-server.mjs";
-import { median, race } from "./lib/measure.mjs";
 import { count, Report, ratio, seconds, throughput } from "./lib/output.mjs";
 
 /** Response headers of every file: a cross-origin isolated page (SharedArrayBuffer for the pool), nothing cached. */
@@ -41,9 +42,6 @@ const HEADERS = {
 
 /** The codecs with targets on the in-page store (issue 22): the pool ≥ 3×, the main thread ≥ 1.5× zarrita.js. */
 const ENGINE_TARGETS = { "blosc-lz4-shuffle": true, "blosc-zstd-bitshuffle": true, zstd: true, gzip: true };
-
-/** Zarr v2 documents, which zarrita.js's `open` asks for before zarr.json: their 404s are expected. */
-const V2_PROBE = /\.z(array|attrs|group)$/;
 
 /** The contenders of the timed reads: label, page, mode. */
 const READERS = [
@@ -63,6 +61,7 @@ await main(async () => {
   const region = args.quick ? null : [N / 4, N / 4 + N / 2];
   const side = region ? region[1] - region[0] : N;
   const report = new Report({ script: "browser.mjs", title: "Reads in Chromium (@zarr vs zarrita.js)", args });
+  const note = (text) => report.note(text);
 
   const chromium = chromiumAvailable();
   if (!chromium.ok) throw new Error(`chromium is needed: ${chromium.why}`);
@@ -88,7 +87,7 @@ await main(async () => {
     report.line(`server: 127.0.0.1 in a worker thread of this process, files from memory, ${latency} ms added per response; pages cross-origin isolated, nothing cached`);
 
     const pages = {};
-    for (const name of ["zarr", "zarrita"].filter((p) => pageNames.includes(p))) pages[name] = await openBenchPage(browser, `${server.url}${name}/`, report);
+    for (const name of ["zarr", "zarrita"].filter((p) => pageNames.includes(p))) pages[name] = await openBenchPage(browser, `${server.url}${name}/`, note);
     if (!(await pages.zarr.page.evaluate(() => globalThis.bench.isolated))) report.note("the @zarr page is not cross-origin isolated: the pool cannot be used");
 
     const engine = [];
@@ -102,30 +101,15 @@ await main(async () => {
         ["memory", engine],
         ["http", http],
       ]) {
-        const ok = await verify(pages, readers, source, v, side * side, report);
-        const cpu = Object.fromEntries(readers.map((r) => [r.label, []]));
-        const contenders = Object.fromEntries(
-          readers.map((r) => [
-            r.label,
-            async () => {
-              const before = await chromiumCpu();
-              const wall = await timeRead(pages[r.page].page, source, r.mode);
-              cpu[r.label].push((await chromiumCpu()) - before);
-              return wall;
-            },
-          ]),
-        );
-        const { times, errors } = await race(contenders, { reps: REPS, warmup: 0 });
-        for (const [who, e] of Object.entries(errors)) report.note(`${v.name} (${source}): ${who} failed: ${e}`);
-        const cpuTimes = Object.fromEntries(Object.keys(times).map((label) => [label, median(cpu[label])]));
-        rows.push({ variant: v.name, ok, t: times, cpu: cpuTimes });
+        const ok = await verify(pages, readers, source, v, side * side, note);
+        rows.push({ variant: v.name, ok, ...(await timeReads(pages, readers, source, chromiumCpu, REPS, (e) => note(`${v.name} (${source}): ${e}`))) });
       }
     }
     for (const p of Object.values(pages)) await p.context.close();
 
     console.error("browser: time to first value ...");
     const gzipArray = await readData({ n: N, c: C, variant: variant("gzip") });
-    const first = await timeFirstValue(browser, server.url, `/data/${relative(dataRoot(), gzipArray.v3)}/`, bundles, REPS, report);
+    const first = await timeFirstValue(browser, server.url, `/data/${relative(dataRoot(), gzipArray.v3)}/`, bundles, REPS, note);
 
     const bytes = side * side * 4;
     for (const [heading, rows] of [
@@ -195,132 +179,4 @@ function storeKeys(n, c, region) {
   const keys = ["zarr.json"];
   for (let i = first; i < last; i++) for (let j = first; j < last; j++) keys.push(`c/${i}/${j}`);
   return keys;
-}
-
-/** Errors a page reports (uncaught errors, console errors, failed responses but zarrita.js's v2 probes), added to the notes. */
-function watchErrors(page, what, report) {
-  page.on("pageerror", (e) => report.note(`${what}: page error: ${e.message}`));
-  page.on("console", (m) => {
-    // Chromium logs every 404; the response handler below reports those that matter.
-    if (m.type() === "error" && !m.text().includes("status of 404")) report.note(`${what}: console error: ${m.text()}`);
-  });
-  page.on("response", (r) => {
-    const path = new URL(r.url()).pathname;
-    if (r.status() >= 400 && !(r.status() === 404 && V2_PROBE.test(path))) report.note(`${what}: ${r.status()} ${path}`);
-  });
-}
-
-/** Opens a bench page in a browser context of its own; resolves `{ context, page }` once its `bench` object is there. */
-async function openBenchPage(browser, url, report) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  watchErrors(page, new URL(url).pathname, report);
-  await page.goto(url);
-  await page.waitForFunction(() => globalThis.bench !== undefined, null, { timeout: 60_000 });
-  return { context, page };
-}
-
-/**
- * A meter of the CPU seconds every Chromium process (browser, renderers with their worker
- * threads, network service) has used so far, from the DevTools protocol: its difference
- * over a read is the read's CPU time, which background load on a shared machine moves far
- * less than wall time (0.01 s resolution).
- */
-async function cpuMeter(browser) {
-  const cdp = await browser.newBrowserCDPSession();
-  return async () => (await cdp.send("SystemInfo.getProcessInfo")).processInfo.reduce((n, p) => n + p.cpuTime, 0);
-}
-
-/** Seconds of one read in a page (measured in the page), the page in front. */
-async function timeRead(page, source, mode) {
-  await page.bringToFront();
-  return (await page.evaluate(([s, m]) => globalThis.bench.time(s, m), [source, mode])) / 1000;
-}
-
-/**
- * One read by each reader from `source`, untimed (the warm-up round): their results must
- * have `elements` elements and equal checksums, and with a compressor the pool's must be on
- * shared memory (else the workers were not used; uncompressed reads need none). Resolves
- * whether they all agree; a disagreement is a note.
- */
-async function verify(pages, readers, source, v, elements, report) {
-  const name = v.name;
-  const sums = {};
-  for (const r of readers) {
-    try {
-      sums[r.label] = await pages[r.page].page.evaluate(([s, m]) => globalThis.bench.verify(s, m), [source, r.mode]);
-    } catch (error) {
-      report.note(`${name} (${source}): ${r.label} failed: ${error.message.split("\n")[0]}`);
-      return false;
-    }
-  }
-  const [reference, ...others] = Object.values(sums);
-  const agree = reference.length === elements && others.every((s) => s.length === reference.length && s.checksum === reference.checksum);
-  if (!agree) report.note(`${name} (${source}): the results differ: ${JSON.stringify(sums)}`);
-  if (v.v3.length > 0 && sums["@zarr, pool of 2"]?.shared === false) report.note(`${name} (${source}): the pool's result is not on a SharedArrayBuffer: the workers were not used`);
-  return agree;
-}
-
-/**
- * Time to first value, `reps` rounds (after an untimed one) of a fresh page per library
- * reading one value of the array at `storePath`: the medians of the page's figures.
- */
-async function timeFirstValue(browser, base, storePath, bundles, reps, report) {
-  const names = Object.keys(bundles).filter((n) => n.endsWith("-first"));
-  const samples = Object.fromEntries(names.map((n) => [n, []]));
-  for (let r = -1; r < reps; r++) {
-    for (const name of names) {
-      const s = await firstValueOnce(browser, `${base}${name}/?store=${encodeURIComponent(storePath)}`, bundles[name], report);
-      if (r >= 0) samples[name].push(s);
-    }
-  }
-  const values = new Set(names.map((n) => samples[n][0]?.value));
-  if (values.size !== 1) report.note(`c.: the first values differ: ${[...values].join(", ")}`);
-  return names.map((name) => {
-    const xs = samples[name];
-    const med = (key) => median(xs.map((x) => x[key]));
-    return {
-      library: PAGES[name].library,
-      entryStarted: med("entryStarted"),
-      firstValue: med("firstValue"),
-      jsRequests: med("jsRequests"),
-      jsBytes: med("jsBytes"),
-      jsGzipBytes: med("jsGzipBytes"),
-      otherRequests: med("otherRequests"),
-    };
-  });
-}
-
-/**
- * One fresh page (a new browser context) reading its first value: the page's figures, and
- * the requests it made (network events) that started before the value arrived, the page
- * itself not counted. JS bytes are those of the bundle's files the requests named.
- */
-async function firstValueOnce(browser, url, bundle, report) {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    watchErrors(page, new URL(url).pathname, report);
-    const requests = [];
-    page.on("request", (request) => requests.push(request));
-    await page.goto(url);
-    await page.waitForFunction(() => globalThis.firstValue !== undefined, null, { timeout: 120_000 });
-    const f = await page.evaluate(() => globalThis.firstValue);
-    await page.waitForLoadState("networkidle"); // the responses (and timings) of every request made
-    const firstValueAt = f.timeOrigin + f.firstValue;
-    const before = requests.filter((q) => q.resourceType() !== "document" && q.timing().startTime <= firstValueAt);
-    const files = before.map((q) => new URL(q.url()).pathname).filter((p) => p.endsWith(".js"));
-    const file = (p) => bundle.files.find((x) => x.file === p.split("/").pop()) ?? { bytes: Number.NaN, gzipBytes: Number.NaN };
-    return {
-      entryStarted: f.entryStarted,
-      firstValue: f.firstValue,
-      value: f.value,
-      jsRequests: files.length,
-      jsBytes: files.reduce((n, p) => n + file(p).bytes, 0),
-      jsGzipBytes: files.reduce((n, p) => n + file(p).gzipBytes, 0),
-      otherRequests: before.length - files.length,
-    };
-  } finally {
-    await context.close();
-  }
 }

@@ -1,6 +1,6 @@
-// The browser side of browser.mjs: bundling its pages (bench/lib/browser/) with esbuild, and
-// Debian's chromium driven by playwright-core (never a browser download), as the repository's
-// browser tests do (scripts/test-env.mjs).
+// The browser side of browser.mjs: bundling its pages (bench/lib/browser/) with esbuild,
+// Debian's chromium driven by playwright-core (never a browser download) as the repository's
+// browser tests do (scripts/test-env.mjs), the errors pages report, and Chromium's CPU time.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -81,3 +81,31 @@ export async function bundlePages(outDir, names) {
   }
   return pages;
 }
+
+/** Zarr v2 documents, which zarrita.js's `open` asks for before zarr.json: their 404s are expected. */
+const V2_PROBE = /\.z(array|attrs|group)$/;
+
+/** Errors a page reports (uncaught errors, console errors, failed responses but zarrita.js's v2 probes), added to the notes. */
+export function watchErrors(page, what, note) {
+  page.on("pageerror", (e) => note(`${what}: page error: ${e.message}`));
+  page.on("console", (m) => {
+    // Chromium logs every 404; the response handler below reports those that matter.
+    if (m.type() === "error" && !m.text().includes("status of 404")) note(`${what}: console error: ${m.text()}`);
+  });
+  page.on("response", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.status() >= 400 && !(r.status() === 404 && V2_PROBE.test(path))) note(`${what}: ${r.status()} ${path}`);
+  });
+}
+
+/**
+ * A meter of the CPU seconds every Chromium process (browser, renderers with their worker
+ * threads, network service) has used so far, from the DevTools protocol: its difference
+ * over a read is the read's CPU time, which background load on a shared machine moves far
+ * less than wall time (0.01 s resolution).
+ */
+export async function cpuMeter(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  return async () => (await cdp.send("SystemInfo.getProcessInfo")).processInfo.reduce((n, p) => n + p.cpuTime, 0);
+}
+
