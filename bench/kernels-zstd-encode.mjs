@@ -122,7 +122,9 @@ await main(async () => {
   const K = args.number("--chunks", args.quick ? 4 : 16);
   const levels = (args.list("--levels") ?? ["1", "3", "5"]).map(Number);
   const { zstdCompress, createZstdCodec } = await import(dist("codec-zstd"));
-  const { zstdCompressWithKernel } = await import(dist("codec-zstd", "encoder/kernel.js"));
+  const { zstdCompressWithKernel, zstdEncodeKernelReady } = await import(dist("codec-zstd", "encoder/kernel.js"));
+  // The kernel's bytes are imported on the first encode (the codec awaits this; direct calls must).
+  await zstdEncodeKernelReady();
   const { setWasmKernels } = await import(dist("spec"));
 
   // K chunks spread over the array's grid (C order, evenly spaced).
