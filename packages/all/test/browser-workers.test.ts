@@ -164,6 +164,8 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
     expect(r.sharedArrayBuffer).toBe(true);
     expect(r.arrays.map((a) => a.name)).toEqual(["blosc", "gzip", "zstd"]);
     expect(r.gzipBackend).toBe("DecompressionStream");
+    // blosc and zstd decode through the WebAssembly kernels here (and in Node), with equal bytes.
+    expect(r.kernels).toBe(true);
     for (const a of r.arrays) {
       const { shape, chunkShape } = ARRAYS[a.name];
       const chunks = Math.ceil(shape[0] / chunkShape[0]) * Math.ceil(shape[1] / chunkShape[1]);

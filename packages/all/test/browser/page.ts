@@ -5,7 +5,7 @@ import { backendName, gzip } from "@zarr/codec-gzip";
 import { zstd } from "@zarr/codec-zstd";
 import { createRegistry, get, openArray } from "@zarr/core";
 import { createWorkerPool } from "@zarr/core/workers";
-import type { TypedArray, WorkerPool } from "@zarr/spec";
+import { type TypedArray, type WorkerPool, wasmKernelsEnabled } from "@zarr/spec";
 import { HttpStore } from "@zarr/store-http";
 
 /** What the page reports about one array. */
@@ -30,6 +30,8 @@ export interface PageReport {
   arrays: ArrayReport[];
   /** The error of reading `bad` with `workers`. */
   failure: { code?: string; key?: string; message: string } | undefined;
+  /** WebAssembly kernels (blosc, LZ4, zstd) are on in the page: the browser has WebAssembly SIMD. */
+  kernels: boolean;
   /** The gzip codec's decoder on the page's main thread (`DecompressionStream` where the browser has it). */
   gzipBackend: string;
   /** A read with `workers` aborted once its first pool call was made: its error code, and the pool calls it made and that have settled. */
@@ -89,7 +91,7 @@ async function run(dataUrl: string, names: string[]): Promise<PageReport> {
       failure = { code: e.code, key: e.key, message: e.message };
     }
     const aborted = await abortedRead(pool, await openArray(store, names[0], { registry }));
-    return { size: pool.size, crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer === "function", arrays, failure, gzipBackend: backendName, aborted };
+    return { size: pool.size, crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer === "function", arrays, failure, kernels: wasmKernelsEnabled(), gzipBackend: backendName, aborted };
   } finally {
     await pool.close();
   }
