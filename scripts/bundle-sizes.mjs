@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { firstReadSizes } from "./first-read.mjs";
+import { BROWSER_BUNDLE, firstReadSizes } from "./first-read.mjs";
 
 const root = join(import.meta.dirname, "..");
 
@@ -51,12 +51,8 @@ async function bundle(name, code) {
   writeFileSync(entry, code);
   try {
     const result = await build({
+      ...BROWSER_BUNDLE,
       entryPoints: [entry],
-      bundle: true,
-      minify: true,
-      format: "esm",
-      platform: "browser",
-      splitting: true,
       outdir: join(root, ".bundle-out"),
       write: false,
       metafile: true,

@@ -19,6 +19,9 @@ import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
 
+/** How the browser bundles of bundle-sizes.mjs and of this script are made: esbuild, minified ESM, code splitting on. */
+export const BROWSER_BUNDLE = Object.freeze({ bundle: true, minify: true, format: "esm", platform: "browser", splitting: true });
+
 const APPS = {
   "@zarr": `import { createRegistry, get, open } from "@zarr/core";
 import { HttpStore } from "@zarr/store-http";
@@ -113,12 +116,8 @@ export async function firstReadSizes() {
         writeFileSync(entry, code);
         try {
           const result = await build({
+            ...BROWSER_BUNDLE,
             entryPoints: [entry],
-            bundle: true,
-            minify: true,
-            format: "esm",
-            platform: "browser",
-            splitting: true,
             outdir: dir,
             entryNames: "app",
             metafile: true,
