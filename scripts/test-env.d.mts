@@ -2,6 +2,7 @@
 export function fixturesDir(): string;
 /** True when /usr/bin/python3 with numpy, zarr 2.x and numcodecs is available. */
 export function havePythonZarr(): boolean;
+export function havePythonModules(modules: readonly string[]): boolean;
 /** True when GDAL's command-line tools are available. */
 export function haveGdal(): boolean;
 /** True when Debian's chromium is installed (and ZARR_TEST_NO_CHROMIUM is unset). */

@@ -42,6 +42,17 @@ export function havePythonZarr() {
   );
 }
 
+/**
+ * True when Debian's /usr/bin/python3 can import every module of `modules` (for example
+ * `["h5py", "netCDF4", "fsspec"]`; `ZARR_TEST_NO_PYTHON` simulates a machine without python).
+ */
+export function havePythonModules(modules) {
+  if (process.env.ZARR_TEST_NO_PYTHON) return false;
+  return probe(`python:${modules.join(",")}`, () =>
+    execFileSync("/usr/bin/python3", ["-c", `import ${modules.join(", ")}`], { stdio: "ignore", timeout: 30_000 }),
+  );
+}
+
 /** True when GDAL's command-line tools are available. */
 export function haveGdal() {
   if (process.env.ZARR_TEST_NO_GDAL) return false;

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { requirePythonZarr } from "../../../scripts/test-env.mjs";
+import { havePythonModules, requirePeer } from "../../../scripts/test-env.mjs";
 import { renderTemplate } from "../src/index.js";
 
 describe("renderTemplate", () => {
@@ -20,7 +20,7 @@ describe("renderTemplate", () => {
   });
 
   it("gives what Jinja2 gives for random integer expressions", () => {
-    requirePythonZarr(); // Debian's python3 (jinja2 comes with it)
+    requirePeer(havePythonModules(["jinja2"]), "python3-jinja2");
     const expr = fc.letrec((tie) => ({
       leaf: fc.oneof(fc.integer({ min: -50, max: 50 }).map(String), fc.constantFrom("i", "j")),
       node: fc.oneof(
