@@ -3,7 +3,7 @@
 // uncompressed) read whole by @zarr as a plain Zarr store and through @zarr/store-icechunk
 // from a repository holding the same chunk bytes as native chunks (written by the test-only
 // writer, bench/lib/icechunk-writer.mjs: there is no Icechunk writer here), on the local file
-// system and over HTTP (bench/http.mjs's server, 20 ms added to every request), in the same
+// system and over HTTP (the HTTP benchmarks' server, 20 ms added to every request), in the same
 // run, taking turns. Prints median wall and CPU times and the Icechunk/plain ratios (target
 // ≤ 1.1×). Then opens a repository of 1,000 arrays and reads one chunk, counting requests
 // (target ≤ 4).
@@ -13,9 +13,9 @@
 //   node bench/icechunk.mjs --reps 9 --latency 50 --concurrency 64
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import { MiB, main, parseArgs, reps as repetitions, requireBuilt, size } from "./lib/common.mjs";
 import { benchValues, dataRoot } from "./lib/data.mjs";
+import { startFileServer } from "./lib/http-server.mjs";
 import { IcechunkWriter, icechunkFromZarr } from "./lib/icechunk-writer.mjs";
 
 await main(async () => {
@@ -59,13 +59,9 @@ await main(async () => {
   const readAll = async (store) => (await get(await openArray(store, ""), null, { concurrency })).data;
   const expected = benchValues(n);
 
-  // bench/http.mjs's static server (in a worker thread, files from memory, `latency` ms per request).
-  const server = new Worker(new URL("./http.mjs", import.meta.url), { workerData: { root, latency } });
-  const port = await new Promise((resolve, reject) => {
-    server.once("message", resolve);
-    server.once("error", reject);
-  });
-  const base = `http://127.0.0.1:${port}`;
+  // The HTTP benchmarks' static server (in a worker thread, files from memory, `latency` ms per request).
+  const server = await startFileServer({ mounts: { "/": root }, latency });
+  const base = server.url.replace(/\/$/, "");
   try {
     const readers = {
       "fs plain": () => readAll(new FileSystemStore(plainDir, { readOnly: true })),
@@ -76,7 +72,7 @@ await main(async () => {
     for (const read of Object.values(readers)) await read(); // warm-up: page cache, server memory, JIT
     for (let r = 0; r < reps; r++) for (const [label, read] of Object.entries(readers)) await measure(label, read);
   } finally {
-    server.postMessage("stop");
+    await server.close();
   }
 
   const row = (label) => ({ wall: median(timings.get(label).wall), cpu: median(timings.get(label).cpu) });
