@@ -1,5 +1,6 @@
 /** An in-memory store: a Map from keys to bytes. */
 import {
+  addToDirListing,
   type ByteRange,
   checkReadIntoRanges,
   type DirListing,
@@ -123,10 +124,7 @@ export class MemoryStore implements ReadableStore, WritableStore, ListableStore 
     const prefixes = new Set<string>();
     for (const k of this.map.keys()) {
       if (!k.startsWith(prefix)) continue;
-      const rest = k.slice(prefix.length);
-      const slash = rest.indexOf("/");
-      if (slash < 0) keys.add(rest);
-      else prefixes.add(rest.slice(0, slash));
+      addToDirListing(k.slice(prefix.length), keys, prefixes);
     }
     return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
   }

@@ -159,6 +159,22 @@ export interface DirListing {
   prefixes: string[];
 }
 
+/**
+ * Files `name` (a key relative to the prefix being listed) in a `listDir` result: a key
+ * directly under the prefix, or the child prefix that holds it.
+ *
+ * @example
+ * ```ts
+ * const keys = new Set<string>(), prefixes = new Set<string>();
+ * for (const name of ["zarr.json", "c/0", "c/1"]) addToDirListing(name, keys, prefixes); // keys {zarr.json}, prefixes {c}
+ * ```
+ */
+export function addToDirListing(name: string, keys: Set<string>, prefixes: Set<string>): void {
+  const slash = name.indexOf("/");
+  if (slash < 0) keys.add(name);
+  else prefixes.add(name.slice(0, slash));
+}
+
 /** Options of `ListableStore.listDir`. */
 export interface ListDirOptions extends StoreRequestOptions {
   /**

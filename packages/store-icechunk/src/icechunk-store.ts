@@ -5,6 +5,7 @@
  * repository's `chunks/` (native) or an allowed virtual chunk container (virtual).
  */
 import {
+  addToDirListing,
   ByteLruCache,
   type ByteRange,
   checkReadIntoRanges,
@@ -274,10 +275,7 @@ export class IcechunkStore implements ReadableStore, ListableStore {
           throwIfAborted(options.signal);
           const suffix = array.layout.keys.format(coords);
           if (!suffix.startsWith(within)) continue;
-          const rest = suffix.slice(within.length);
-          const cut = rest.indexOf("/");
-          if (cut < 0) keys.add(rest);
-          else prefixes.add(rest.slice(0, cut));
+          addToDirListing(suffix.slice(within.length), keys, prefixes);
         }
       }
     }

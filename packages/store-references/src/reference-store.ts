@@ -1,5 +1,6 @@
 /** A reference set as a read-only, listable Zarr store. */
 import {
+  addToDirListing,
   type ByteRange,
   type DirListing,
   type ListableStore,
@@ -117,15 +118,10 @@ export class ReferenceStore implements ReadableStore, ListableStore {
 
   /** The keys and child prefixes directly under `prefix`. */
   async listDir(prefix: string, options?: StoreRequestOptions): Promise<DirListing> {
-    const keys: string[] = [];
+    const keys = new Set<string>();
     const prefixes = new Set<string>();
-    for await (const key of this.listPrefix(prefix, options)) {
-      const rest = key.slice(prefix.length);
-      const slash = rest.indexOf("/");
-      if (slash < 0) keys.push(rest);
-      else prefixes.add(rest.slice(0, slash));
-    }
-    return { keys, prefixes: [...prefixes] };
+    for await (const key of this.listPrefix(prefix, options)) addToDirListing(key.slice(prefix.length), keys, prefixes);
+    return { keys: [...keys], prefixes: [...prefixes] };
   }
 
   /** Reads `range` of a target (the whole file without one), checking a range reference got all its bytes. */

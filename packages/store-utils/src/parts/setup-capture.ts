@@ -6,6 +6,7 @@
  * while reads still see the captured setup.
  */
 import {
+  addToDirListing,
   type ByteRange,
   type DirListing,
   isListable,
@@ -133,11 +134,7 @@ export class SetupCapture implements ReadableStore {
     const keys = new Set(listed.keys.filter((k) => !this.#isHidden(prefix + k)));
     const prefixes = new Set(listed.prefixes.filter((p) => !this.#isHidden(`${prefix}${p}/`)));
     for (const key of this.captured.keys()) {
-      if (!key.startsWith(prefix)) continue;
-      const rest = key.slice(prefix.length);
-      const cut = rest.indexOf("/");
-      if (cut === -1) keys.add(rest);
-      else prefixes.add(rest.slice(0, cut));
+      if (key.startsWith(prefix)) addToDirListing(key.slice(prefix.length), keys, prefixes);
     }
     return { keys: [...keys], prefixes: [...prefixes] };
   }
