@@ -28,15 +28,20 @@ function invalid(where: string, problem: string, key?: string): never {
   throw new ZarrError("METADATA_INVALID", `Invalid Parquet reference set "${where}": ${problem}`, { key });
 }
 
-/** A whole Parquet file of `store` as hyparquet's AsyncBuffer: byte ranges on demand. */
+/**
+ * A Parquet file of `store` as hyparquet's AsyncBuffer: byte ranges on demand, or (from a
+ * store that cannot read ranges or sizes) the whole file, read once.
+ */
 async function asyncBufferOf(store: Store, key: string, signal?: AbortSignal) {
-  const size = store.getSize !== undefined ? await store.getSize(key, { signal }) : (await store.get(key, { signal }))?.length;
+  if (store.getRange === undefined || store.getSize === undefined) return (await store.get(key, { signal }))?.slice().buffer;
+  const size = await store.getSize(key, { signal });
   if (size === undefined) return undefined;
+  const getRange = store.getRange.bind(store);
   return {
     byteLength: size,
     async slice(start: number, end?: number): Promise<ArrayBuffer> {
       const length = (end ?? size) - start;
-      const bytes = store.getRange !== undefined ? await store.getRange(key, { offset: start, length }, { signal }) : (await store.get(key, { signal }))?.subarray(start, start + length);
+      const bytes = await getRange(key, { offset: start, length }, { signal });
       if (bytes === undefined || bytes.length < length) throw new ZarrError("STORE_FAILED", `The Parquet file "${key}" ended early`, { key });
       return bytes.slice().buffer as ArrayBuffer;
     },

@@ -167,5 +167,10 @@ describe.skipIf(missing)("a Parquet reference set", () => {
     expect(keys.sort()).toEqual(jsonKeys.sort());
     const root = await open(store);
     expect(root.attributes).toEqual({ title: "refs test" });
+    // A store that can only read whole values gives each Parquet file whole, read once.
+    const plain = new FileSystemStore(dir);
+    const wholeOnly = await openReferences({ get: (k, o) => plain.get(k, o) }, "refs.parq", { openTarget: (f) => new FileSystemStore(f) });
+    const again = await get(await openArray(wholeOnly, "temp"), null);
+    expect(rows(again.data, again.shape)).toEqual(expected.temp);
   });
 });
