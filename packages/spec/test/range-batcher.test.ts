@@ -24,7 +24,7 @@ describe("RangeBatcher", () => {
           const calls: [number, number][] = [];
           const batcher = new RangeBatcher(recordingRead(calls), { gap, maxBytes });
           const got = await Promise.all(asks.map((a) => batcher.read("k", a.offset, a.length)));
-          got.forEach((g, i) => expect(g?.bytes).toEqual(VALUE.slice(asks[i].offset, asks[i].offset + asks[i].length)));
+          for (const [i, g] of got.entries()) expect(g?.bytes).toEqual(VALUE.slice(asks[i].offset, asks[i].offset + asks[i].length));
           expect(calls.length).toBeLessThanOrEqual(new Set(asks.map((a) => `${a.offset}+${a.length}`)).size);
           const longest = Math.max(...asks.map((a) => a.length));
           for (const [, length] of calls) expect(length).toBeLessThanOrEqual(Math.max(maxBytes, longest));

@@ -27,7 +27,7 @@ describe("coalescing range reads", () => {
       { offset: 0, length: 50 }, // the same range twice: read once
     ];
     const got = await Promise.all(asks.map((r) => s.getRange("a.bin", r)));
-    got.forEach((bytes, i) => expect(bytes).toEqual(A.slice(asks[i].offset, asks[i].offset + asks[i].length)));
+    for (const [i, bytes] of got.entries()) expect(bytes).toEqual(A.slice(asks[i].offset, asks[i].offset + asks[i].length));
     expect(ranges().sort()).toEqual(["bytes=0-109", "bytes=300-304"]);
   });
 
