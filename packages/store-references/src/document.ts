@@ -13,7 +13,8 @@
  *
  * A `null` URL means the document's default target (`ReferenceOptions.target`).
  */
-import { decodeBase64, describeJson, isJsonObject, type JsonValue, ZarrError } from "@zarr/spec";
+import { decodeBase64, describeJson, isJsonObject, type JsonValue, stringifyJson, ZarrError } from "@zarr/spec";
+import { type ReferenceTable, ReferenceTableBuilder } from "./reference-table.js";
 import { renderTemplate, type TemplateValue } from "./template.js";
 
 /** Where a key's bytes are. */
@@ -54,37 +55,132 @@ function byteCount(value: unknown, what: string, where: string, key: string): nu
 
 const utf8 = new TextEncoder();
 
-/** The reference a document's value makes (version 0 and version 1 `refs`). */
-function referenceOf(value: JsonValue, key: string, where: string, urlOf: (url: string) => string, target: string | undefined): Reference {
-  if (typeof value === "string") {
-    if (!value.startsWith("base64:")) return { kind: "inline", bytes: utf8.encode(value) };
-    const bytes = decodeBase64(value.slice(7));
-    if (bytes === undefined) invalid(where, "the inline value is not valid base64", key);
-    return { kind: "inline", bytes };
-  }
-  if (isJsonObject(value)) return { kind: "inline", bytes: utf8.encode(JSON.stringify(value)) };
-  if (!Array.isArray(value) || (value.length !== 1 && value.length !== 3)) {
-    invalid(where, `expected text, [url] or [url, offset, length], got ${describeJson(value)}`, key);
-  }
-  const raw = value[0];
-  if (raw !== null && typeof raw !== "string") invalid(where, `the URL must be text or null, got ${describeJson(raw)}`, key);
-  const url = raw === null ? target : urlOf(raw);
-  if (url === undefined || url === "") invalid(where, "the URL is null and no default target was given", key);
-  if (value.length === 1) return { kind: "whole", url };
-  return { kind: "range", url, offset: byteCount(value[1], "offset", where, key), length: byteCount(value[2], "length", where, key) };
+/**
+ * A reference document as the reader walks it: a parsed JSON value ({@link jsonDocumentView}),
+ * or the document's bytes scanned in place (`bytesDocumentView`), which hands over plain
+ * `[url, offset, length]` entries without making JSON values of them.
+ */
+export interface DocumentView {
+  /** The document, when it is not a JSON object (to describe in the error). */
+  nonObject(): { value: JsonValue } | undefined;
+  /** The top-level member `name`, parsed; undefined when the document has none. */
+  member(name: string): JsonValue | undefined;
+  /** True when the top-level member `name` is a JSON object. */
+  isObjectMember(name: string): boolean;
+  /**
+   * Visits each member of the top-level object (`name` undefined) or of its object member
+   * `name`, in order: `onRange` may be called for `[url, offset, length]` entries whose
+   * offset and length are plain non-negative integers below 2^53 and whose URL is text or
+   * null, with the key as UTF-8 bytes `key[start..end)`; `onValue` gets the parsed value of
+   * every other entry.
+   */
+  eachMember(
+    name: string | undefined,
+    onValue: (key: string, value: JsonValue) => void,
+    onRange: (key: Uint8Array, start: number, end: number, url: string | null, offset: number, length: number) => void,
+  ): void;
 }
 
-/** Shares one string per distinct URL (a reference set names a few files many times). */
-function interner(): (url: string) => string {
-  const seen = new Map<string, string>();
-  return (url) => {
-    let kept = seen.get(url);
-    if (kept === undefined) {
-      kept = url;
-      seen.set(url, url);
-    }
-    return kept;
+/** A parsed JSON document as a {@link DocumentView}. */
+function jsonDocumentView(doc: JsonValue): DocumentView {
+  const own = (name: string) => (isJsonObject(doc) && Object.hasOwn(doc, name) ? doc[name] : undefined);
+  return {
+    nonObject: () => (isJsonObject(doc) ? undefined : { value: doc }),
+    member: own,
+    isObjectMember: (name) => isJsonObject(own(name)),
+    eachMember(name, onValue) {
+      const object = name === undefined ? doc : own(name);
+      if (isJsonObject(object)) for (const [key, value] of Object.entries(object)) onValue(key, value);
+    },
   };
+}
+
+/** Fills the table of one document: every entry checked, each URL rendered and kept once, the count of references bounded. */
+class TableBuilder {
+  readonly table = new ReferenceTableBuilder();
+  readonly #where: string;
+  readonly #max: number;
+  readonly #target: string | undefined;
+  /** Target indices by URL as written (before templates): a set names a few files many times. */
+  readonly #targets = new Map<string | null, number>();
+  readonly #urlOf: (url: string, key: string) => string;
+
+  constructor(where: string, options: ReferenceDocumentOptions, urlOf: (url: string, key: string) => string) {
+    this.#where = where;
+    this.#max = options.maxReferences ?? DEFAULT_MAX_REFERENCES;
+    this.#target = options.target;
+    this.#urlOf = urlOf;
+  }
+
+  #room(key: string): void {
+    // A chunk key given twice counts twice here (chunk keys are not looked up while building).
+    if (this.table.size >= this.#max && !this.table.hasNamed(key)) invalid(this.#where, `it makes more than ${this.#max} references (raise maxReferences to read it)`);
+  }
+
+  /** The target index of a URL as written (`null`: the default target). */
+  #targetOf(raw: string | null, key: string): number {
+    const known = this.#targets.get(raw);
+    if (known !== undefined) return known;
+    const url = raw === null ? this.#target : this.#urlOf(raw, key);
+    if (url === undefined || url === "") invalid(this.#where, "the URL is null and no default target was given", key);
+    const index = this.table.target(url);
+    this.#targets.set(raw, index);
+    return index;
+  }
+
+  /** Adds `[url, offset, length]` whose offset and length are known to be byte counts. */
+  addRange(key: string, url: string | null, offset: number, length: number): void {
+    const target = this.#targetOf(url, key);
+    this.#room(key);
+    this.table.setRange(key, target, offset, length);
+  }
+
+  /** {@link addRange} with the key as UTF-8 bytes `bytes[start..end)` (a string is made of it only for an error). */
+  addRangeAt(bytes: Uint8Array, start: number, end: number, url: string | null, offset: number, length: number): void {
+    const known = this.#targets.get(url);
+    const target = known ?? this.#targetOf(url, keyText(bytes, start, end));
+    if (this.table.size >= this.#max) this.#room(keyText(bytes, start, end));
+    this.table.setRangeAt(bytes, start, end, target, offset, length);
+  }
+
+  /** Adds a rendered `gen` reference (a whole file without offset and length). */
+  addGenerated(key: string, url: string, offset?: number, length?: number): void {
+    this.#room(key);
+    const target = this.table.target(url);
+    if (offset === undefined || length === undefined) this.table.setWhole(key, target);
+    else this.table.setRange(key, target, offset, length);
+  }
+
+  /** Adds the reference a document's value makes (version 0, and version 1 `refs`). */
+  addValue(key: string, value: JsonValue): void {
+    const where = this.#where;
+    if (typeof value === "string") {
+      let bytes: Uint8Array | undefined;
+      if (!value.startsWith("base64:")) bytes = utf8.encode(value);
+      else {
+        bytes = decodeBase64(value.slice(7));
+        if (bytes === undefined) invalid(where, "the inline value is not valid base64", key);
+      }
+      this.#room(key);
+      this.table.setInline(key, bytes);
+      return;
+    }
+    if (isJsonObject(value)) {
+      this.#room(key);
+      this.table.setInline(key, utf8.encode(stringifyJson(value, 0)));
+      return;
+    }
+    if (!Array.isArray(value) || (value.length !== 1 && value.length !== 3)) {
+      invalid(where, `expected text, [url] or [url, offset, length], got ${describeJson(value)}`, key);
+    }
+    const raw = value[0];
+    if (raw !== null && typeof raw !== "string") invalid(where, `the URL must be text or null, got ${describeJson(raw)}`, key);
+    const target = this.#targetOf(raw, key);
+    if (value.length === 1) {
+      this.#room(key);
+      this.table.setWhole(key, target);
+    } else this.addRange(key, raw, byteCount(value[1], "offset", where, key), byteCount(value[2], "length", where, key));
+  }
 }
 
 /**
@@ -96,23 +192,26 @@ function interner(): (url: string) => string {
  * refs.get("a/0"); // { kind: "range", url: "s3://b/f.nc", offset: 8, length: 100 }
  * ```
  */
-export function parseReferenceDocument(doc: JsonValue, options: ReferenceDocumentOptions = {}): Map<string, Reference> {
+export function parseReferenceDocument(doc: JsonValue, options: ReferenceDocumentOptions = {}): ReferenceTable {
+  return readReferenceDocument(jsonDocumentView(doc), options);
+}
+
+/** The references of a document seen through `view`: the one reading of versions 0 and 1. */
+export function readReferenceDocument(view: DocumentView, options: ReferenceDocumentOptions): ReferenceTable {
   const where = options.where === undefined ? "" : JSON.stringify(options.where);
-  if (!isJsonObject(doc)) invalid(where, `expected a JSON object, got ${describeJson(doc)}`);
-  const max = options.maxReferences ?? DEFAULT_MAX_REFERENCES;
-  const intern = interner();
-  const out = new Map<string, Reference>();
-  const add = (key: string, ref: Reference) => {
-    if (!out.has(key) && out.size >= max) invalid(where, `it makes more than ${max} references (raise maxReferences to read it)`);
-    out.set(key, ref);
-  };
-  const version = doc.version;
+  const notObject = view.nonObject();
+  if (notObject !== undefined) invalid(where, `expected a JSON object, got ${describeJson(notObject.value)}`);
+  const version = view.member("version");
   if (version === undefined) {
-    for (const [key, value] of Object.entries(doc)) add(key, referenceOf(value, key, where, intern, options.target));
-    return out;
+    const builder = new TableBuilder(where, options, (url) => url);
+    view.eachMember(undefined, onValue(builder), onRange(builder));
+    return builder.table.build();
   }
-  if (version !== 1) invalid(where, `unknown reference spec version ${JSON.stringify(version)} (versions 0 and 1 are read)`);
-  const templates = templatesOf(doc.templates, options.templates, where);
+  if (version !== 1) {
+    const shown = typeof version === "number" || typeof version === "bigint" ? String(version) : describeJson(version);
+    invalid(where, `unknown reference spec version ${shown} (versions 0 and 1 are read)`);
+  }
+  const templates = templatesOf(view.member("templates"), options.templates, where);
   const render = (text: string, vars: Readonly<Record<string, TemplateValue>>, key: string) => {
     try {
       return renderTemplate(text, vars);
@@ -120,29 +219,38 @@ export function parseReferenceDocument(doc: JsonValue, options: ReferenceDocumen
       return invalid(where, (error as Error).message, key);
     }
   };
-  const refs = doc.refs ?? {};
-  if (!isJsonObject(refs)) invalid(where, `"refs" must be an object, got ${describeJson(refs)}`);
-  for (const [key, value] of Object.entries(refs)) {
-    add(key, referenceOf(value, key, where, (url) => intern(render(url, templates, key)), options.target));
+  const builder = new TableBuilder(where, options, (url, key) => render(url, templates, key));
+  if (view.isObjectMember("refs")) {
+    view.eachMember("refs", onValue(builder), onRange(builder));
+  } else {
+    const refs = view.member("refs") ?? {};
+    if (!isJsonObject(refs)) invalid(where, `"refs" must be an object, got ${describeJson(refs)}`);
   }
-  const gens = doc.gen ?? [];
+  const gens = view.member("gen") ?? [];
   if (!Array.isArray(gens)) invalid(where, `"gen" must be an array, got ${describeJson(gens)}`);
   gens.forEach((gen, g) => {
     for (const [key, url, offset, length] of generate(gen, g, templates, where)) {
       const renderedKey = render(key.text, key.vars, `gen[${g}]`);
-      const ref: Reference =
-        offset === undefined
-          ? { kind: "whole", url: intern(render(url.text, url.vars, renderedKey)) }
-          : {
-              kind: "range",
-              url: intern(render(url.text, url.vars, renderedKey)),
-              offset: byteCount(render(offset.text, offset.vars, renderedKey), "offset", where, renderedKey),
-              length: byteCount(render((length as Rendering).text, (length as Rendering).vars, renderedKey), "length", where, renderedKey),
-            };
-      add(renderedKey, ref);
+      const renderedUrl = render(url.text, url.vars, renderedKey);
+      if (offset === undefined || length === undefined) builder.addGenerated(renderedKey, renderedUrl);
+      else {
+        const o = byteCount(render(offset.text, offset.vars, renderedKey), "offset", where, renderedKey);
+        builder.addGenerated(renderedKey, renderedUrl, o, byteCount(render(length.text, length.vars, renderedKey), "length", where, renderedKey));
+      }
     }
   });
-  return out;
+  return builder.table.build();
+}
+
+const onValue = (builder: TableBuilder) => (key: string, value: JsonValue) => builder.addValue(key, value);
+const onRange = (builder: TableBuilder) => (key: Uint8Array, start: number, end: number, url: string | null, offset: number, length: number) =>
+  builder.addRangeAt(key, start, end, url, offset, length);
+
+const utf8Decoder = new TextDecoder();
+
+/** A key given as UTF-8 bytes, as text (to name it in an error). */
+function keyText(bytes: Uint8Array, start: number, end: number): string {
+  return utf8Decoder.decode(bytes.subarray(start, end));
 }
 
 /** The document's templates, with `overrides` replacing them. */

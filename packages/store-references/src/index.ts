@@ -5,9 +5,11 @@
  * through that file's own store (file system, HTTP, S3, GCS, Azure).
  */
 export { DEFAULT_MAX_REFERENCES, parseReferenceDocument, type Reference, type ReferenceDocumentOptions } from "./document.js";
+export { parseReferenceBytes } from "./document-bytes.js";
 export { referenceStoreEntry } from "./entry.js";
 export { type OpenReferencesOptions, openReferences } from "./open-references.js";
 export { parquetReferenceSource } from "./parquet.js";
 export { type ReferenceSource, ReferenceStore, type ReferenceStoreOptions, tableSource } from "./reference-store.js";
+export { ReferenceTable } from "./reference-table.js";
 export { type OpenTarget, splitTarget, type TargetFile } from "./targets.js";
 export { renderTemplate, type TemplateValue } from "./template.js";

@@ -1,6 +1,7 @@
 /** Opening a reference set stored in a store: a kerchunk JSON document (versions 0 and 1), or a Parquet reference set. */
-import { parseJsonBytes, type Store, ZarrError } from "@zarr/spec";
-import { parseReferenceDocument, type ReferenceDocumentOptions } from "./document.js";
+import { type Store, ZarrError } from "@zarr/spec";
+import type { ReferenceDocumentOptions } from "./document.js";
+import { parseReferenceBytes } from "./document-bytes.js";
 import { ReferenceStore, type ReferenceStoreOptions, tableSource } from "./reference-store.js";
 
 /** Options of {@link openReferences}. */
@@ -33,6 +34,7 @@ export async function openReferences(source: Store, key: string, options: OpenRe
     }
     throw new ZarrError("NODE_NOT_FOUND", `No reference document "${key}" (nor a Parquet reference set with ${folder}/.zmetadata)`, { key });
   }
-  const table = parseReferenceDocument(parseJsonBytes(bytes, key), { ...options, where: key });
+  // Read from the bytes in place: the document is never held as text or as JSON values.
+  const table = parseReferenceBytes(bytes, { ...options, where: key });
   return new ReferenceStore(tableSource(table), options);
 }
