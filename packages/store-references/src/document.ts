@@ -15,13 +15,10 @@
  */
 import { decodeBase64, describeJson, isJsonObject, type JsonValue, stringifyJson, ZarrError } from "@zarr/spec";
 import { type ReferenceTable, ReferenceTableBuilder } from "./reference-table.js";
+
+export type { Reference } from "./reference-table.js";
 import { renderTemplate, type TemplateValue } from "./template.js";
 
-/** Where a key's bytes are. */
-export type Reference =
-  | { readonly kind: "inline"; readonly bytes: Uint8Array }
-  | { readonly kind: "whole"; readonly url: string }
-  | { readonly kind: "range"; readonly url: string; readonly offset: number; readonly length: number };
 
 /** How a reference document is read. */
 export interface ReferenceDocumentOptions {

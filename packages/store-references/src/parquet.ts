@@ -12,7 +12,7 @@
  * dependency-free Parquet reader that reads by byte ranges), a few at a time in a cache.
  */
 import { ByteLruCache, isJsonObject, type JsonObject, parseJsonBytes, type Store, ZarrError } from "@zarr/spec";
-import type { Reference } from "./document.js";
+import type { Reference } from "./reference-table.js";
 import type { ReferenceSource } from "./reference-store.js";
 
 /** What a Parquet reference set needs to know of an array: its chunk grid and key separator. */

@@ -11,7 +11,7 @@ import {
   throwIfAborted,
   ZarrError,
 } from "@zarr/spec";
-import type { Reference } from "./document.js";
+import type { Reference } from "./reference-table.js";
 import { type OpenTarget, Targets } from "./targets.js";
 
 /** Options of a {@link ReferenceStore}. */

@@ -8,7 +8,12 @@
  * index to pay, map to rows in one `Map`. `Reference` objects are made when a key is read.
  */
 import { type ChunkKey, chunkKey, splitChunkKey } from "./chunk-keys.js";
-import type { Reference } from "./document.js";
+
+/** Where a key's bytes are. */
+export type Reference =
+  | { readonly kind: "inline"; readonly bytes: Uint8Array }
+  | { readonly kind: "whole"; readonly url: string }
+  | { readonly kind: "range"; readonly url: string; readonly offset: number; readonly length: number };
 
 const RANGE = 0;
 const WHOLE = 1;
