@@ -6,13 +6,8 @@
 import { get, MemoryStore, open, openArray, type ZarrArray, ZarrError } from "@zarr/core";
 import { describe, expect, it } from "vitest";
 import { IcechunkRepository, type IcechunkStore, openIcechunk } from "../src/index.js";
+import { ARRAY_ATTRS, BRANCH_HISTORY, BRANCHES, GROUP_ATTRS, MAIN_HISTORY, SNAPSHOT_VALUES, TAGS, VIRTUAL_CONTAINER, VIRTUAL_LOCATION } from "./expected.js";
 import { fixture, registry } from "./helpers.js";
-
-const MAIN_HISTORY = ["set virtual chunk", "fill data", "empty structure", "Repository initialized"];
-const BRANCH_HISTORY = ["some more structure", "delete a chunk", ...MAIN_HISTORY];
-const GROUP_ATTRS = { this: "is a nice group", icechunk: 1, size: 42.0 };
-const ARRAY_ATTRS = { this: "is a nice array", icechunk: 1, size: 42.0 };
-const VIRTUAL_LOCATION = "s3://testbucket/can_read_old/chunk-1";
 
 async function values(store: IcechunkStore, path: string): Promise<number[]> {
   const array = (await openArray(store, path, { registry })) as ZarrArray;
@@ -26,7 +21,7 @@ async function withVirtualChunk(repo: IcechunkRepository, version: Parameters<Ic
   const chunk = await plain.get("group1/big_chunks/c/0/1");
   if (chunk !== undefined) await bucket.set("can_read_old/chunk-1", chunk);
   return repo.store(version, {
-    virtualChunks: { containers: ["s3://testbucket/"], stores: { s3: () => bucket }, verifyChecksums: false },
+    virtualChunks: { containers: [VIRTUAL_CONTAINER], stores: { s3: () => bucket }, verifyChecksums: false },
   });
 }
 
@@ -40,8 +35,8 @@ for (const name of ["test-repo-v1", "test-repo-v2"]) {
     it("has the branches, tags and histories of test_can_read_old.py", async () => {
       const repo = await IcechunkRepository.open(fixture(name));
       expect(repo.specVersion).toBe(name.endsWith("v1") ? 1 : 2);
-      expect(await repo.listBranches()).toEqual(["main", "my-branch"]);
-      expect(await repo.listTags()).toEqual(["it also works!", "it works!"]);
+      expect(await repo.listBranches()).toEqual(BRANCHES);
+      expect(await repo.listTags()).toEqual(TAGS);
       const messages = async (v: Parameters<IcechunkRepository["ancestry"]>[0]) => (await repo.ancestry(v)).map((s) => s.message);
       expect(await messages({ branch: "main" })).toEqual(MAIN_HISTORY);
       expect(await messages({ snapshot: await repo.resolve({ branch: "main" }) })).toEqual(MAIN_HISTORY);
@@ -108,13 +103,6 @@ for (const name of ["test-repo-v1", "test-repo-v2"]) {
 
     it("reads every branch, tag and snapshot of the history", async () => {
       const repo = await IcechunkRepository.open(fixture(name));
-      const expected: Record<string, { small: number[]; big: number }> = {
-        "set virtual chunk": { small: [84, 84, 84, 84, 84], big: 42 },
-        "fill data": { small: [84, 84, 84, 84, 84], big: 42 },
-        "empty structure": { small: [8, 8, 8, 8, 8], big: Number.NaN },
-        "delete a chunk": { small: [84, 84, 84, 84, 8], big: 42 },
-        "some more structure": { small: [84, 84, 84, 84, 8], big: 42 },
-      };
       const versions = [{ branch: "main" }, { branch: "my-branch" }, { tag: "it works!" }, { tag: "it also works!" }];
       for (const summary of await repo.ancestry({ branch: "my-branch" })) versions.push({ snapshot: summary.id } as never);
       for (const version of versions) {
@@ -126,7 +114,7 @@ for (const name of ["test-repo-v1", "test-repo-v2"]) {
           expect(await store.get("zarr.json")).toBeUndefined();
           continue;
         }
-        const want = expected[head.message];
+        const want = SNAPSHOT_VALUES[head.message];
         expect(await values(store, "group1/small_chunks"), JSON.stringify(version)).toEqual(want.small);
         expect(await values(store, "group1/big_chunks"), JSON.stringify(version)).toEqual(new Array(100).fill(want.big));
       }
