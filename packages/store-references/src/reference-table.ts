@@ -30,14 +30,28 @@ function grown<T extends Uint8Array | Uint32Array | Float64Array>(array: T, need
   return next;
 }
 
-/** The rows: what each reference is and where its bytes are. */
+/** Rows per page of the columns (a table grows by whole pages, never copying one). */
+const PAGE_BITS = 16;
+const PAGE_ROWS = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_ROWS - 1;
+
+/** Rows `page << PAGE_BITS` onward: what each reference is and where its bytes are. */
+interface Page {
+  kind: Uint8Array;
+  /** The target's index in the table's URLs (range and whole rows). */
+  target: Uint32Array;
+  /** Byte offset in the target, or in the inline buffer for inline rows. */
+  offset: Float64Array;
+  length: Float64Array;
+}
+
+function newPage(rows: number): Page {
+  return { kind: new Uint8Array(rows), target: new Uint32Array(rows), offset: new Float64Array(rows), length: new Float64Array(rows) };
+}
+
+/** The rows, the URLs they name and the inline bytes. */
 interface Columns {
-  readonly kind: Uint8Array;
-  /** The target's index in `urls` (range and whole rows). */
-  readonly target: Uint32Array;
-  /** Byte offset in the target, or in `inline` for inline rows. */
-  readonly offset: Float64Array;
-  readonly length: Float64Array;
+  readonly pages: readonly Page[];
   readonly urls: readonly string[];
   readonly inline: Uint8Array;
 }
@@ -151,10 +165,12 @@ export class ReferenceTable implements ReadonlyMap<string, Reference> {
 
   #reference(row: number): Reference {
     const c = this.#columns;
-    const kind = c.kind[row];
-    if (kind === INLINE) return { kind: "inline", bytes: c.inline.subarray(c.offset[row], c.offset[row] + c.length[row]) };
-    const url = c.urls[c.target[row]];
-    return kind === WHOLE ? { kind: "whole", url } : { kind: "range", url, offset: c.offset[row], length: c.length[row] };
+    const page = c.pages[row >>> PAGE_BITS];
+    const i = row & PAGE_MASK;
+    const kind = page.kind[i];
+    if (kind === INLINE) return { kind: "inline", bytes: c.inline.subarray(page.offset[i], page.offset[i] + page.length[i]) };
+    const url = c.urls[page.target[i]];
+    return kind === WHOLE ? { kind: "whole", url } : { kind: "range", url, offset: page.offset[i], length: page.length[i] };
   }
 
   /** True when the table has a reference for `key`. */
@@ -198,10 +214,7 @@ export class ReferenceTable implements ReadonlyMap<string, Reference> {
  * refers to what it was set to last.
  */
 export class ReferenceTableBuilder {
-  #kind = new Uint8Array(0);
-  #target = new Uint32Array(0);
-  #offset = new Float64Array(0);
-  #length = new Float64Array(0);
+  readonly #pages: Page[] = [];
   #rows = 0;
   readonly #urls: string[] = [];
   readonly #urlIndex = new Map<string, number>();
@@ -261,19 +274,23 @@ export class ReferenceTableBuilder {
   }
 
   #write(row: number, kind: number, target: number, offset: number, length: number): void {
-    this.#kind[row] = kind;
-    this.#target[row] = target;
-    this.#offset[row] = offset;
-    this.#length[row] = length;
+    const page = this.#pages[row >>> PAGE_BITS];
+    const i = row & PAGE_MASK;
+    page.kind[i] = kind;
+    page.target[i] = target;
+    page.offset[i] = offset;
+    page.length[i] = length;
   }
 
   #newRow(): number {
     const row = this.#rows++;
-    if (row >= this.#kind.length) {
-      this.#kind = grown(this.#kind, row + 1);
-      this.#target = grown(this.#target, row + 1);
-      this.#offset = grown(this.#offset, row + 1);
-      this.#length = grown(this.#length, row + 1);
+    const p = row >>> PAGE_BITS;
+    const i = row & PAGE_MASK;
+    if (p === this.#pages.length) this.#pages.push(newPage(p === 0 ? 64 : PAGE_ROWS));
+    else if (i === this.#pages[p].kind.length) {
+      // The first page grows by doubling (most sets are small); later ones start full size.
+      const page = this.#pages[p];
+      this.#pages[p] = { kind: grown(page.kind, i + 1), target: grown(page.target, i + 1), offset: grown(page.offset, i + 1), length: grown(page.length, i + 1) };
     }
     return row;
   }
@@ -364,10 +381,7 @@ export class ReferenceTableBuilder {
     this.#groups.clear();
     this.#last = undefined;
     const columns: Columns = {
-      kind: this.#kind,
-      target: this.#target,
-      offset: this.#offset,
-      length: this.#length,
+      pages: this.#pages,
       urls: this.#urls,
       inline: this.#inline.subarray(0, this.#inlineUsed),
     };

@@ -149,6 +149,18 @@ describe("parseReferenceBytes", () => {
     );
   });
 
+  it("holds sets larger than a page of rows", () => {
+    const parts = ['{"v/.zarray": "{}"'];
+    for (let i = 0; i < 70_000; i++) parts.push(`"v/${i}": ["f${i % 3}.nc", ${i * 10}, ${i % 7}]`, `"w/${i * 1000}": "x${i}"`);
+    const table = parseReferenceBytes(utf8.encode(`${parts.join(",")}}`));
+    expect(table.size).toBe(140_001);
+    for (const i of [0, 65_535, 65_536, 69_999]) {
+      expect(table.get(`v/${i}`)).toEqual({ kind: "range", url: `f${i % 3}.nc`, offset: i * 10, length: i % 7 });
+      expect(new TextDecoder().decode((table.get(`w/${i * 1000}`) as { bytes: Uint8Array }).bytes)).toBe(`x${i}`);
+    }
+    expect(table.get("v/70000")).toBeUndefined();
+  });
+
   it("bounds the number of references", () => {
     const refs: Record<string, unknown> = {};
     for (let i = 0; i < 10; i++) refs[`v/${i}`] = ["f", i, 1];
