@@ -171,8 +171,10 @@ await main(async () => {
     ["l", "r", "r", "r", "r", "l"],
   );
 
-  // blosc-zstd: the streams decoded by TypeScript straight into the kernel's memory (what the
-  // codec does), against decoded into a JavaScript buffer and copied in (the other choice).
+  // blosc-zstd: the streams decoded by @zarr/codec-zstd (its WebAssembly decoder, kernels being
+  // on here) straight into the blosc kernel's memory (what the codec does), against decoded into
+  // a JavaScript buffer and copied in (the other choice). With kernels on, each stream is copied
+  // into the zstd kernel's memory and its output copied out into the blosc kernel's.
   const noFilter = zstdChunks.map((chunk) => {
     const copy = chunk.slice();
     copy[2] &= ~0x05; // the same streams, no filter: bloscDecompress leaves them shuffled
@@ -189,7 +191,7 @@ await main(async () => {
   };
   const direct = race(decodeAll(zstdChunks), copyIn);
   report.table(
-    "blosc-zstd-bitshuffle decode: where TypeScript's zstd writes the shuffled blocks",
+    "blosc-zstd-bitshuffle decode: where @zarr/codec-zstd writes the shuffled blocks",
     ["streams decoded", "MiB/s"],
     [
       ["into the kernel's memory (the codec's path)", `${(bytes / MiB / direct.wasm).toFixed(0)}`],

@@ -3,6 +3,7 @@
  * needs no configuration (the chunk header says everything); encoding uses the
  * resolved configuration.
  */
+import { prepareZstdDecoder } from "@zarr/codec-zstd";
 import { type BytesToBytesCodec, type CodecEntry, type ExtensionObject, workerModuleUrl } from "@zarr/spec";
 import { prepareBloscKernel } from "./blosc-kernel.js";
 import { bloscCompress } from "./compress.js";
@@ -49,6 +50,8 @@ export const blosc: CodecEntry = {
   fromConfig(configuration, context): BytesToBytesCodec {
     const config = parseBloscConfig(configuration, context);
     prepareBloscKernel();
+    // Its zstd streams are decoded by @zarr/codec-zstd's kernel: compiled while the first chunk is fetched.
+    if (config.cname === "zstd") prepareZstdDecoder();
     const options = {
       cname: config.cname,
       clevel: config.clevel,

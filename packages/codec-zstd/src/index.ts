@@ -5,5 +5,5 @@
  */
 export { createZstdCodec, zstd } from "./codec.js";
 export { parseZstdConfiguration, type ZstdConfiguration } from "./config.js";
-export { zstdDecompress, zstdDecompressInto } from "./decoder/decompress.js";
+export { prepareZstdDecoder, zstdDecompress, zstdDecompressInto } from "./decoder/decompress.js";
 export { zstdCompress } from "./encoder/frame.js";

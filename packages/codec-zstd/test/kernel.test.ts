@@ -4,7 +4,7 @@
  * zstd CLI, this package's encoder, hand-made frames, boundary cases) and the same error codes
  * for corrupt, truncated and random input. Each case runs once with kernels off and once on.
  */
-import { setWasmKernels, ZarrError } from "@zarr/spec";
+import { setWasmKernels } from "@zarr/spec";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { kernelDecode } from "../src/decoder/kernel.js";
@@ -13,34 +13,9 @@ import { zstdChecksum } from "../src/xxh64.js";
 import { byteFlips, flipBytes, structuredData as structured } from "./arbitraries.js";
 import { concat, rleTablesFrame, streamedHeader } from "./frames.js";
 import { type Fixture, libzstdEncode, libzstdFixtures, rng, sameBytes, sampleArrays, ZSTD_CLI, zstdCli } from "./reference.js";
+import { samePaths } from "./same-paths.js";
 
 afterEach(() => setWasmKernels(true));
-
-/** What a decode gave: its bytes, or its error's code. */
-type Outcome = { bytes: Uint8Array } | { code: string; message: string };
-
-function outcome(decode: () => Uint8Array): Outcome {
-  try {
-    return { bytes: decode().slice() };
-  } catch (error) {
-    if (!(error instanceof ZarrError)) throw error;
-    return { code: error.code, message: error.message };
-  }
-}
-
-/** Runs `decode` on the TypeScript path, then on the kernel, and checks they agree. */
-function samePaths(decode: () => Uint8Array, name: string): Outcome {
-  setWasmKernels(false);
-  const ts = outcome(decode);
-  setWasmKernels(true);
-  const wasm = outcome(decode);
-  if ("bytes" in ts && "bytes" in wasm) {
-    expect(sameBytes(ts.bytes, wasm.bytes), `${name}: different bytes`).toBe(true);
-  } else {
-    expect("code" in wasm ? wasm.code : "decoded", `${name}: ${"code" in ts ? ts.message : "decoded"}`).toBe("code" in ts ? ts.code : "decoded");
-  }
-  return wasm;
-}
 
 /** Decodes `frame` both ways and checks the result is `data`. */
 function expectDecodes(frame: Uint8Array, data: Uint8Array, name: string): void {

@@ -99,6 +99,8 @@ static inline u64 zd_load64(const u8* p) {
   return v;
 }
 
+static inline void zd_store16(u8* p, u16 v) { __builtin_memcpy(p, &v, 2); }
+
 static inline u32 zd_load24(const u8* p) { return p[0] | (p[1] << 8) | (p[2] << 16); }
 
 static inline u32 zd_min_u32(u32 a, u32 b) { return a < b ? a : b; }

@@ -14,7 +14,7 @@ import { zstdChecksum } from "../xxh64.js";
 import { ZstdCorruption } from "./corrupt.js";
 import { decodeFrame, OutputBuffer } from "./frame.js";
 import { type FrameInfo, scanFrames } from "./frame-scan.js";
-import { type KernelFailure, kernelDecode } from "./kernel.js";
+import { type KernelFailure, kernelDecode, prepareDecodeKernel } from "./kernel.js";
 import { KERNEL_CHECKSUM, KERNEL_CONTENT_SIZE, KERNEL_OUTPUT_FULL, kernelProblem } from "./kernel-errors.js";
 
 /** Largest decoded output accepted (2 GiB − 1: positions stay int32), whatever a header claims. */
@@ -219,4 +219,20 @@ export function zstdDecompress(input: Uint8Array, expectedSize?: number): Uint8A
  */
 export function zstdDecompressInto(input: Uint8Array, output: Uint8Array): void {
   decodeFrames(input, output.length, undefined, output);
+}
+
+/**
+ * Starts compiling the WebAssembly decoder for this thread and returns at once, so it is ready
+ * when the first frames arrive: on a browser's main thread, which compiles asynchronously,
+ * calls made before it is ready take the TypeScript decoder. `createZstdCodec` calls it; callers
+ * of the raw functions that know zstd data is coming (`@zarr/codec-blosc` for a blosc codec
+ * whose compressor is zstd) call it ahead of their first chunk. Safe to call any number of times.
+ *
+ * @example
+ * ```ts
+ * prepareZstdDecoder(); // then fetch the first chunk; zstdDecompress uses the kernel once compiled
+ * ```
+ */
+export function prepareZstdDecoder(): void {
+  prepareDecodeKernel();
 }
