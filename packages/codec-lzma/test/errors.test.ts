@@ -132,9 +132,9 @@ describe("corrupt and truncated input", () => {
       return h;
     };
     expect(zarrError(() => alone.decode(header(1n << 40n), { key: KEY })).code).toBe("CODEC_FAILED");
-    const start = performance.now();
+    const buffersBefore = process.memoryUsage().arrayBuffers;
     expect(zarrError(() => alone.decode(header(1n << 30n), { key: KEY })).code).toBe("CODEC_FAILED");
-    expect(performance.now() - start).toBeLessThan(1000);
+    expect(process.memoryUsage().arrayBuffers - buffersBefore).toBeLessThan(64 * 1024 * 1024);
     // LZMA2 chunks that each claim 2 MiB from almost no data.
     const chunk = [0xe0, 0x1f, 0xff, 0x00, 0x05, 0x5d, 0, 0, 0, 0, 0, 0];
     const bogus = new Uint8Array(Array.from({ length: 50 }, () => chunk).flat().concat([0]));
