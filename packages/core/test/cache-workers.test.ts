@@ -144,4 +144,25 @@ describe("get with a chunk cache and workers", () => {
     expect(chunkCache.entries).toBe(1);
     expect(store.reads.get("a/c/0/0")).toBe(1);
   });
+
+  it("cancels its decode calls in the pool with the read's signal, caching nothing", async () => {
+    const { arr } = await setup();
+    const chunkCache = createChunkCache({ maxBytes: 1 << 20 });
+    const controller = new AbortController();
+    const signals: (AbortSignal | undefined)[] = [];
+    const workers: WorkerPool = {
+      size: pool.size,
+      run<R>(...args: Parameters<WorkerPool["run"]>): Promise<R> {
+        signals.push(args[4]?.signal);
+        controller.abort(); // MapLibre gives up on the tile while its chunk is being decoded
+        return pool.run<R>(...args);
+      },
+      close: () => pool.close(),
+    };
+    expect(await outcome(get(arr, [slice(0, 10), slice(0, 10)], { workers, chunkCache, signal: controller.signal }))).toBe("ABORTED");
+    expect(signals).toEqual([controller.signal]);
+    expect(chunkCache.entries).toBe(0);
+    // The next read of the chunk is not stuck behind the cancelled one.
+    expect((await get(arr, [slice(0, 10), slice(0, 10)], { workers: pool, chunkCache })).data[1]).toBe(values[1]);
+  });
 });
