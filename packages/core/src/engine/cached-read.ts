@@ -34,17 +34,25 @@ export function decodeHere(pipeline: CodecPipeline): DecodeWhole {
   };
 }
 
-/** A chunk being read into a cache: its elements, or `undefined` when it is not stored. */
-type PendingChunk = Promise<DataArray | undefined>;
+/**
+ * A chunk being read into a cache, and the reads waiting for it: it has a signal of its
+ * own, aborted only when every one of them has been cancelled.
+ */
+interface InFlight {
+  /** Its elements, or `undefined` when it is not stored. */
+  chunk: Promise<DataArray | undefined>;
+  readers: number;
+  controller: AbortController;
+}
 
 /**
  * Chunk reads in flight per cache and store, by key: reads of one chunk that start while
  * another is under way (neighbouring map tiles, requested together) wait for it instead
  * of fetching and decoding it again.
  */
-const inFlight = new WeakMap<ChunkCache, WeakMap<Store, Map<string, PendingChunk>>>();
+const inFlight = new WeakMap<ChunkCache, WeakMap<Store, Map<string, InFlight>>>();
 
-function readsOf(cache: ChunkCache, store: Store): Map<string, PendingChunk> {
+function readsOf(cache: ChunkCache, store: Store): Map<string, InFlight> {
   let byStore = inFlight.get(cache);
   if (byStore === undefined) inFlight.set(cache, (byStore = new WeakMap()));
   let reads = byStore.get(store);
@@ -52,20 +60,27 @@ function readsOf(cache: ChunkCache, store: Store): Map<string, PendingChunk> {
   return reads;
 }
 
-/** Waits for `p`, or rejects with `ABORTED` as soon as `signal` aborts. */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return p;
+/**
+ * Waits for `read` as one of its readers: rejects with `ABORTED` as soon as `signal`
+ * aborts, and the last reader to leave that way stops the read (`onStop` forgets it).
+ */
+function follow(read: InFlight, signal: AbortSignal | undefined, onStop: () => void): Promise<DataArray | undefined> {
   throwIfAborted(signal);
-  return new Promise<T>((resolve, reject) => {
+  read.readers++;
+  return new Promise((resolve, reject) => {
     const onAbort = () => {
+      if (--read.readers === 0) {
+        onStop();
+        read.controller.abort();
+      }
       try {
         throwIfAborted(signal);
       } catch (e) {
         reject(e);
       }
     };
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    read.chunk.then(resolve, reject).finally(() => signal?.removeEventListener("abort", onAbort));
   });
 }
 
@@ -74,7 +89,8 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promis
  * Entries are filed under `store` (the array's own store, which writes invalidate); the
  * bytes are read from `readFrom` (the store behind the array's storage transformers) and
  * decoded by `decodeWhole` (default on this thread; the pool executor's sends large chunks
- * to a worker). A read of a chunk another read is fetching waits for that one.
+ * to a worker). A read of a chunk another read is fetching waits for that one; cancelling
+ * a read stops the fetch and decode only when no other read is waiting for them.
  */
 export async function readThroughCache(
   cache: ChunkCache,
@@ -100,29 +116,25 @@ export async function readThroughCache(
     await pipeline.decodeInto(bytes, spec, target, ctx);
     return true;
   }
+  // A read cancelled already starts nothing (a read without readers would never stop).
+  throwIfAborted(ctx.signal);
   const reads = readsOf(cache, store);
-  const other = reads.get(key);
-  if (other !== undefined) {
-    try {
-      return copyChunk(await untilAborted(other, ctx.signal), spec, target);
-    } catch {
-      // That read was cancelled or failed (and is no longer in flight): this one starts
-      // over (or stops, when it is cancelled too), reporting its own error if any.
-      throwIfAborted(ctx.signal);
-      return readThroughCache(cache, store, readFrom, pipeline, spec, target, ctx, decodeWhole);
-    }
+  let read = reads.get(key);
+  if (read === undefined) {
+    const controller = new AbortController();
+    const started: InFlight = { chunk: fetchAndDecode(cache, store, readFrom, spec, { ...ctx, signal: controller.signal }, decodeWhole), readers: 0, controller };
+    const forget = () => {
+      if (reads.get(key) === started) reads.delete(key);
+    };
+    started.chunk.then(forget, forget);
+    reads.set(key, (read = started));
   }
-  const pending = fetchAndDecode(cache, store, readFrom, spec, ctx, decodeWhole);
-  reads.set(key, pending);
-  const forget = () => {
-    if (reads.get(key) === pending) reads.delete(key);
-  };
-  pending.then(forget, forget);
-  return copyChunk(await pending, spec, target);
+  const joined = read;
+  return copyChunk(await follow(joined, ctx.signal, () => reads.get(key) === joined && reads.delete(key)), spec, target);
 }
 
 /** Reads and decodes a chunk and files it in the cache (unless a write invalidated it meanwhile). */
-async function fetchAndDecode(cache: ChunkCache, store: Store, readFrom: Store, spec: ChunkSpec, ctx: CodecCallContext, decodeWhole: DecodeWhole): PendingChunk {
+async function fetchAndDecode(cache: ChunkCache, store: Store, readFrom: Store, spec: ChunkSpec, ctx: CodecCallContext, decodeWhole: DecodeWhole): Promise<DataArray | undefined> {
   const epoch = cache.begin(store);
   const bytes = await storeSource(readFrom, ctx.key, ctx.signal).get(undefined, ctx.signal);
   throwIfAborted(ctx.signal);

@@ -55,21 +55,16 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   };
   const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
     codecs.encode(task.chunk, task.spec, { key: task.key, signal });
-  // Reads through the cache, decoding misses with `decodeWhole` (default here; the pool executor's may send them to a worker).
-  const cached =
-    cache === undefined
-      ? undefined
-      : async (task: ChunkReadTask, decodeWhole?: DecodeWhole): Promise<boolean> => {
-          await checkRead(task);
-          // Loaded with the first cached read: apps without a chunk cache never load it.
-          const { readThroughCache } = await import("./cached-read.js");
-          return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, { key: task.key, signal }, decodeWhole);
-        };
-  const local = async (task: ChunkReadTask): Promise<boolean> => {
-    if (cached !== undefined) return cached(task);
+  // Through the cache, its misses decoded by `decodeWhole` (default here; the pool executor's sends them to workers).
+  const local = async (task: ChunkReadTask, decodeWhole?: DecodeWhole): Promise<boolean> => {
     // Before anything is read or allocated for it (the decoders bound themselves by the same sizes).
     await checkRead(task);
     const ctx: CodecCallContext = { key: task.key, signal };
+    if (cache !== undefined) {
+      // Loaded with the first cached read: apps without a chunk cache never load it.
+      const { readThroughCache } = await import("./cached-read.js");
+      return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, ctx, decodeWhole);
+    }
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
   const tasks = options.readTasks ?? 0;
@@ -88,5 +83,5 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
           })).then(() => (skip as ChunkRead)(task));
   const here: Executor = { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
   if (workers === undefined) return here;
-  return import("./pool-executor.js").then((m) => m.poolExecutor(array, workers, signal, { here, local, encodeLocal, checkRead, skipping, cached }));
+  return import("./pool-executor.js").then((m) => m.poolExecutor(array, workers, signal, { here, local, encodeLocal, checkRead, skipping, cached: cache !== undefined }));
 }

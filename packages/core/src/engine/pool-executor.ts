@@ -40,13 +40,14 @@ export interface PoolRunners {
 export interface LocalParts {
   /** The executor without the pool. */
   here: Executor;
-  local: (task: ChunkReadTask) => Promise<boolean>;
+  /** Reads a task here; with a chunk cache, its misses decoded by `decodeWhole` when given. */
+  local: (task: ChunkReadTask, decodeWhole?: DecodeWhole) => Promise<boolean>;
   encodeLocal: (task: ChunkEncodeTask) => Promise<Uint8Array>;
   checkRead: (task: ChunkReadTask) => Promise<void>;
   /** Wraps a read so that chunks a listing shows missing are skipped. */
   skipping: (read: ChunkRead) => ChunkRead;
-  /** With a chunk cache: a read through it, its misses decoded by the given function. */
-  cached?: (task: ChunkReadTask, decodeWhole: DecodeWhole) => Promise<boolean>;
+  /** Reads go through a chunk cache. */
+  cached: boolean;
 }
 
 /**
@@ -57,12 +58,11 @@ export function poolExecutor(array: ZarrArray, pool: WorkerPool, signal: AbortSi
   if (!decodableInWorkers(array)) return parts.here;
   const shared = typeof SharedArrayBuffer !== "undefined";
   const runners = shared ? poolRunners(array, pool, signal, parts.local, parts.encodeLocal, parts.checkRead) : undefined;
-  const { cached } = parts;
-  if (cached !== undefined) {
+  if (parts.cached) {
     // The cache keeps decoded chunks on this thread: its misses are decoded whole in the
     // pool and moved back (no shared memory needed), hits are copied without a worker.
     const decodeWhole = poolDecoder(array, pool);
-    return { wantsSharedResult: shared, read: parts.skipping((task) => cached(task, decodeWhole)), encode: runners?.encode ?? parts.encodeLocal };
+    return { wantsSharedResult: shared, read: parts.skipping((task) => parts.local(task, decodeWhole)), encode: runners?.encode ?? parts.encodeLocal };
   }
   if (runners === undefined) return parts.here;
   return { wantsSharedResult: true, read: parts.skipping(runners.read), encode: runners.encode };
