@@ -58,6 +58,18 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/maplibre-tiles.mjs renders pyramid tiles over HTTP, decoding in the pool and here, with CPU per thread", async () => {
+    const out = await run("maplibre-tiles.mjs");
+    // Every zoom of both datasets, both ways: requests, round trips, then the CPU columns.
+    for (const dataset of ["EPSG:4326", "EPSG:32633"]) {
+      for (const mode of ["in pool", "here \\(before\\)"]) {
+        expect(out).toMatch(new RegExp(`\\| ${dataset} +\\| +10 \\| +\\d \\| ${mode} +\\| +\\d+ \\| +\\d+ \\|( +\\d+\\.\\d \\|){5}`));
+      }
+    }
+    expect(out).toMatch(/\| round trips after the metadata[^|]*\| +\d+ \| +≤ 2 \|/);
+    expect(out).toMatch(TARGETS);
+  });
+
   it("bench/read.mjs runs the three readers, fresh result and out reused", async () => {
     requirePythonZarr(); // the zarr-python column
     const out = await run("read.mjs", "--only", "uncompressed,zstd", "--workers", "1");

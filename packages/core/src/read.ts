@@ -39,7 +39,8 @@ export interface GetOptions {
   /**
    * Decoded chunks to reuse (`createChunkCache`); default: the array's own, given to
    * `open`/`openArray`/`createArray`. Cached chunks are copied without a store request or
-   * a decode; chunks read are added. Not used for sharded arrays.
+   * a decode; chunks read are added. Not used for sharded arrays. With `workers`, the
+   * cache's misses are decoded in the pool and kept here.
    */
   chunkCache?: ChunkCache;
   /**

@@ -10,6 +10,6 @@ export { type GeozarrProtocol, type GeozarrProtocolOptions, geozarrProtocol, typ
 export { DEFAULT_REPROJECTION_ERROR, type Resampling, type SampleOptions, sampleTile, type TileValues } from "./sample.js";
 export { openTileSource, type SourceLevel, type TileSource, type TileSourceOptions } from "./source.js";
 export { type RenderTileOptions, renderTile, type TileValuesOptions, tileValues } from "./tile.js";
-export { chooseTileLevel, readTileInput, type SampleArray, type TileInput } from "./tile-read.js";
+export { chooseTileLevel, readTileInput, type SampleArray, type TileInput, type TileReadOptions } from "./tile-read.js";
 export type { TilePaint } from "./tile-task.js";
 export { checkTile, EARTH_RADIUS, HALF_WORLD, lonLatToMercator, mercatorLat, mercatorLon, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";

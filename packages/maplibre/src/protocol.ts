@@ -1,9 +1,10 @@
 /**
  * The MapLibre GL JS adapter: a handler for `maplibregl.addProtocol("geozarr", …)` that
- * answers `geozarr://<dataset-id>/{z}/{x}/{y}` with a rendered tile. Chunks are read on
- * the calling thread through the source's chunk cache (so a chunk read for one tile
- * serves its neighbours), the pixel work runs in a worker pool when one is given, and
- * MapLibre's AbortController cancels both.
+ * answers `geozarr://<dataset-id>/{z}/{x}/{y}` with a rendered tile. With a worker pool,
+ * the calling thread only fetches a tile's chunks and copies its window out of the
+ * source's chunk cache (so a chunk read for one tile serves its neighbours); chunk
+ * decoding and the pixel work run in the pool, and MapLibre's AbortController cancels
+ * the fetches and the worker calls.
  */
 import { throwIfAborted, type WorkerPool, ZarrError } from "@zarr/spec";
 import { type Colormap, colormapTable, colourise } from "./colormap.js";
@@ -32,9 +33,10 @@ export interface GeozarrProtocolOptions {
   /** Datasets by the id in the tile URL. More can be added with `set`. */
   datasets?: Record<string, ProtocolLayer>;
   /**
-   * Workers for the pixel work: a pool (`createWorkerPool` of `@zarr/core/workers`) whose
-   * worker script registers `@zarr/maplibre/tile-task` (see that module). Without one,
-   * tiles are painted on the calling thread.
+   * Workers for chunk decoding and the pixel work: a pool (`createWorkerPool` of
+   * `@zarr/core/workers`) whose worker script registers `@zarr/maplibre/tile-task`,
+   * `@zarr/core/engine-task` and the codecs' modules (see the tile-task module). Without
+   * one, everything runs on the calling thread.
    */
   workers?: WorkerPool;
   /** The module name or URL the workers load the tile task from (default `"@zarr/maplibre/tile-task"`). */
@@ -116,7 +118,7 @@ export function geozarrProtocol(options: GeozarrProtocolOptions = {}): GeozarrPr
     const layer = layers.get(id);
     if (layer === undefined) throw new ZarrError("NODE_NOT_FOUND", `No GeoZarr dataset "${id}" is served (known: ${[...layers.keys()].join(", ") || "none"})`);
     const signal = abortController.signal;
-    const input = await readTileInput(layer.source, tile, { signal, resampling: layer.resampling });
+    const input = await readTileInput(layer.source, tile, { signal, resampling: layer.resampling, workers: options.workers });
     throwIfAborted(signal);
     const rgba = await paint(input, layer, signal);
     throwIfAborted(signal);

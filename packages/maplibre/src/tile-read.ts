@@ -1,11 +1,12 @@
 /**
  * The I/O half of a tile: which level fits it, which window of that level its pixels
  * fall in, and the read of that window (only the chunks it touches; the source's chunk
- * cache serves neighbouring tiles). The result is plain data a worker can take.
+ * cache serves neighbouring tiles, and with a worker pool its misses are decoded there).
+ * The result is plain data a worker can take.
  */
 import { type DimSelection, get, slice } from "@zarr/core";
 import { type Affine, type BBox, invertAffine, reprojectBbox } from "@zarr/geozarr";
-import { ZarrError } from "@zarr/spec";
+import { type WorkerPool, ZarrError } from "@zarr/spec";
 import type { CrsRoute } from "./data-crs.js";
 import type { SourceLevel, TileSource } from "./source-types.js";
 import { checkTile, HALF_WORLD, TILE_SIZE, type TileCoord, tileBounds } from "./web-mercator.js";
@@ -78,15 +79,30 @@ function dataBox(source: TileSource, box: BBox): { box: BBox; allColumns: boolea
   return { box: [west, b, east, d], allColumns: east > source.extent[0] + 360 };
 }
 
+/** Options of {@link readTileInput}. */
+export interface TileReadOptions {
+  /** Stops the tile's chunk reads and worker calls (`ABORTED`). */
+  signal?: AbortSignal;
+  /** Bilinear needs a pixel of margin around the window. */
+  resampling?: Resampling;
+  /**
+   * Decodes the tile's chunks in this pool (`createWorkerPool` of `@zarr/core/workers`):
+   * the source's chunk cache keeps them decoded on this thread, so only a miss costs a
+   * worker call, and this thread only fetches and copies the window.
+   */
+  workers?: WorkerPool;
+}
+
 /**
  * Reads what a tile needs, or `undefined` when the tile is outside the data (a transparent
  * tile, not an error).
+ *
+ * @example
+ * ```ts
+ * const input = await readTileInput(source, { z: 10, x: 550, y: 360 }, { workers, signal });
+ * ```
  */
-export async function readTileInput(
-  source: TileSource,
-  tile: TileCoord,
-  options: { signal?: AbortSignal; resampling?: Resampling } = {},
-): Promise<TileInput | undefined> {
+export async function readTileInput(source: TileSource, tile: TileCoord, options: TileReadOptions = {}): Promise<TileInput | undefined> {
   checkTile(tile);
   const clip = intersect(tileBounds(tile), source.mercatorExtent);
   if (clip === undefined) return undefined;
@@ -115,7 +131,7 @@ export async function readTileInput(
     if (d === level.roles.x) return slice(colStart, colStop);
     return source.select[name ?? `#${d}`] ?? 0;
   });
-  const read = await get(array, selection, { signal: options.signal });
+  const read = await get(array, selection, { signal: options.signal, workers: options.workers });
   const yFirst = level.roles.y < level.roles.x;
   const input: TileInput = {
     tile,

@@ -1,9 +1,10 @@
 /**
  * `@zarr/maplibre/tile-task`: the pixel work of a tile as a worker-pool call. A worker
- * script registers it with `serveWorkerCalls` of `@zarr/core/worker-runtime` (the same
- * pool can serve the engine's chunk tasks); {@link geozarrProtocol} sends it the window
- * its main thread read. Data in CRSs other than EPSG:3857 and EPSG:4326 needs the
- * worker's own reprojector ({@link setTileReprojector}): functions do not cross threads.
+ * script registers it with `serveWorkerCalls` of `@zarr/core/worker-runtime`, next to
+ * core's engine task and the codecs' modules (the same pool decodes the tile's chunks);
+ * {@link geozarrProtocol} sends it the window its main thread copied out of the chunk
+ * cache. Data in CRSs other than EPSG:3857 and EPSG:4326 needs the worker's own
+ * reprojector ({@link setTileReprojector}): functions do not cross threads.
  *
  * @example
  * ```ts
@@ -13,7 +14,13 @@
  * import { proj4Reprojector } from "@zarr/geozarr/proj4";
  * import { setTileReprojector } from "@zarr/maplibre/tile-task";
  * setTileReprojector(proj4Reprojector(proj4));
- * serveWorkerCalls({ modules: { "@zarr/maplibre/tile-task": () => import("@zarr/maplibre/tile-task") } });
+ * serveWorkerCalls({
+ *   modules: {
+ *     "@zarr/maplibre/tile-task": () => import("@zarr/maplibre/tile-task"),
+ *     "@zarr/core/engine-task": () => import("@zarr/core/engine-task"),
+ *     "@zarr/codec-gzip": () => import("@zarr/codec-gzip"),
+ *   },
+ * });
  * ```
  */
 import type { PointTransform, Reprojector } from "@zarr/geozarr";
@@ -53,7 +60,7 @@ async function toDataOf(input: TileInput): Promise<PointTransform | undefined> {
 }
 
 /**
- * Samples and colours a tile read by the main thread: 256 × 256 RGBA bytes. Marked to take
+ * Samples and colours a tile whose window the main thread read: 256 × 256 RGBA bytes. Marked to take
  * the call's context, so a call MapLibre aborts before its turn never runs.
  */
 export const paintTile = takesCallContext(async (input: TileInput, paint: TilePaint, context?: WorkerCallContext): Promise<Uint8ClampedArray> => {

@@ -1,4 +1,5 @@
 /** The tile function: a GeoZarr variable as a 256 × 256 Web Mercator tile, values or colours. */
+import type { WorkerPool } from "@zarr/spec";
 import { type Colormap, colormapTable, colourise } from "./colormap.js";
 import { emptyTileValues, type SampleOptions, sampleTile, type TileValues } from "./sample.js";
 import type { TileSource } from "./source.js";
@@ -8,6 +9,8 @@ import type { TileCoord } from "./web-mercator.js";
 /** Options of {@link tileValues}. */
 export interface TileValuesOptions extends SampleOptions {
   signal?: AbortSignal;
+  /** Decodes the tile's chunks in this pool (see `readTileInput`); the pixel work stays on this thread. */
+  workers?: WorkerPool;
 }
 
 /** Options of {@link renderTile}. */

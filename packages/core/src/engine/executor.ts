@@ -7,6 +7,7 @@
  */
 import type { CodecCallContext, WorkerPool } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
+import type { DecodeWhole } from "./cached-read.js";
 import { checkChunkFits } from "../limits.js";
 import type { ZarrArray } from "../nodes.js";
 import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
@@ -38,7 +39,8 @@ export interface ExecutorOptions {
 /**
  * The executor for one `get` or `set` of `array`: on the calling thread, or, when
  * `options.workers` is given, a promise of one that may send chunks to the pool (its half
- * loads then, so apps that never pass `workers` never load it).
+ * loads then, so apps that never pass `workers` never load it). With a chunk cache too,
+ * the pool decodes the cache's misses whole and the cache keeps them on this thread.
  */
 export function createExecutor(array: ZarrArray, options: ExecutorOptions): Executor | Promise<Executor> {
   // Chunks are read through the array's storage transformers; caches file them under the array's own store.
@@ -53,14 +55,15 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
   };
   const encodeLocal = (task: ChunkEncodeTask): Promise<Uint8Array> =>
     codecs.encode(task.chunk, task.spec, { key: task.key, signal });
-  const local = async (task: ChunkReadTask): Promise<boolean> => {
+  // Through the cache, its misses decoded by `decodeWhole` (default here; the pool executor's sends them to workers).
+  const local = async (task: ChunkReadTask, decodeWhole?: DecodeWhole): Promise<boolean> => {
     // Before anything is read or allocated for it (the decoders bound themselves by the same sizes).
     await checkRead(task);
     const ctx: CodecCallContext = { key: task.key, signal };
     if (cache !== undefined) {
       // Loaded with the first cached read: apps without a chunk cache never load it.
       const { readThroughCache } = await import("./cached-read.js");
-      return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, ctx);
+      return readThroughCache(cache, cacheStore, store, codecs, task.spec, task.target, ctx, decodeWhole);
     }
     return codecs.decodePartialInto(storeSource(store, task.key, signal), task.spec, task.target, ctx);
   };
@@ -79,6 +82,6 @@ export function createExecutor(array: ZarrArray, options: ExecutorOptions): Exec
             skip = await m.skippingUnlisted(array, read, tasks, signal);
           })).then(() => (skip as ChunkRead)(task));
   const here: Executor = { wantsSharedResult: false, read: skipping(local), encode: encodeLocal };
-  if (workers === undefined || cache !== undefined) return here;
-  return import("./pool-executor.js").then((m) => m.poolExecutor(array, workers, signal, { here, local, encodeLocal, checkRead, skipping }));
+  if (workers === undefined) return here;
+  return import("./pool-executor.js").then((m) => m.poolExecutor(array, workers, signal, { here, local, encodeLocal, checkRead, skipping, cached: cache !== undefined }));
 }

@@ -5,6 +5,7 @@
  */
 import {
   type ChunkSpec,
+  type DataArray,
   type Store,
   shapeSize,
   type TypedArray,
@@ -12,12 +13,13 @@ import {
   type WorkerStoreRecipe,
 } from "@zarr/spec";
 import type { ZarrArray } from "../nodes.js";
+import { type DecodeWhole, decodeHere } from "./cached-read.js";
 import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 import { storeSource } from "./store-source.js";
 import type { ChunkRead } from "./stored-keys.js";
 // By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";
-import type { WorkerArray, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
+import type { WorkerArray, WorkerChunkDecode, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
 
 /**
  * Calls in a pool that keep every worker busy: two per worker, as `createWorkerPool`'s
@@ -38,11 +40,14 @@ export interface PoolRunners {
 export interface LocalParts {
   /** The executor without the pool. */
   here: Executor;
-  local: (task: ChunkReadTask) => Promise<boolean>;
+  /** Reads a task here; with a chunk cache, its misses decoded by `decodeWhole` when given. */
+  local: (task: ChunkReadTask, decodeWhole?: DecodeWhole) => Promise<boolean>;
   encodeLocal: (task: ChunkEncodeTask) => Promise<Uint8Array>;
   checkRead: (task: ChunkReadTask) => Promise<void>;
   /** Wraps a read so that chunks a listing shows missing are skipped. */
   skipping: (read: ChunkRead) => ChunkRead;
+  /** Reads go through a chunk cache. */
+  cached: boolean;
 }
 
 /**
@@ -50,18 +55,49 @@ export interface LocalParts {
  * pool when its chain and data type can be decoded there, else `parts.here`.
  */
 export function poolExecutor(array: ZarrArray, pool: WorkerPool, signal: AbortSignal | undefined, parts: LocalParts): Executor {
-  if (!canOffload(array)) return parts.here;
-  const runners = poolRunners(array, pool, signal, parts.local, parts.encodeLocal, parts.checkRead);
+  if (!decodableInWorkers(array)) return parts.here;
+  const shared = typeof SharedArrayBuffer !== "undefined";
+  const runners = shared ? poolRunners(array, pool, signal, parts.local, parts.encodeLocal, parts.checkRead) : undefined;
+  if (parts.cached) {
+    // The cache keeps decoded chunks on this thread: its misses are decoded whole in the
+    // pool and moved back (no shared memory needed), hits are copied without a worker.
+    const decodeWhole = poolDecoder(array, pool);
+    return { wantsSharedResult: shared, read: parts.skipping((task) => parts.local(task, decodeWhole)), encode: runners?.encode ?? parts.encodeLocal };
+  }
+  if (runners === undefined) return parts.here;
   return { wantsSharedResult: true, read: parts.skipping(runners.read), encode: runners.encode };
 }
 
 /** True when chunks of `array` can and should be decoded in a pool. */
-function canOffload(array: ZarrArray): boolean {
-  if (typeof SharedArrayBuffer === "undefined") return false;
+function decodableInWorkers(array: ZarrArray): boolean {
   const { codecs, dataType } = array;
   if (codecs.workerModules === undefined || !codecs.worthOffloading) return false;
-  // Workers write into a shared typed array: only data types whose elements are memory.
+  // Workers hand back typed arrays: only data types whose elements are memory.
   return dataType.bytesAreMemory === true && dataType.byteSize !== undefined;
+}
+
+/**
+ * Whole-chunk decoding for a chunk cache's misses: chunks large enough go to the pool's
+ * `decodeChunk` (with a private copy of their bytes, moved there; the decoded elements
+ * come back moved too), smaller ones are decoded here.
+ */
+function poolDecoder(array: ZarrArray, pool: WorkerPool): DecodeWhole {
+  const here = decodeHere(array.codecs);
+  const workerArray = describeArray(array);
+  const itemBytes = array.dataType.byteSize ?? 0;
+  const share = new CallerShare(pool);
+  return (bytes, spec, ctx) => {
+    if (shapeSize(spec.shape) * itemBytes < WORKER_MIN_BYTES) return here(bytes, spec, ctx);
+    return share.run(
+      () => here(bytes, spec, ctx),
+      () => {
+        // The worker gets a private copy: the store may hold on to the bytes it returned.
+        const copy = bytes.slice();
+        const call: WorkerChunkDecode = { array: workerArray, bytes: copy, key: ctx.key, shape: [...spec.shape] };
+        return pool.run<DataArray>(ENGINE_TASK_MODULE, "decodeChunk", [call], [copy.buffer], { signal: ctx.signal });
+      },
+    );
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * @zarr/core/engine-task: what workers load from core — the chunk tasks (`readChunk`, `encodeChunk`) and
+ * @zarr/core/engine-task: what workers load from core — the chunk tasks (`readChunk`, `decodeChunk`, `encodeChunk`) and
  * core's own codec entries (`bytes`, `transpose`), which name this module as their
  * `moduleName`.
  */
 export { bytesCodec } from "../codecs/bytes.js";
 export { transposeCodec } from "../codecs/transpose.js";
-export { encodeChunk, readChunk, type WorkerArray, type WorkerChunkEncode, type WorkerChunkRead } from "./worker-task.js";
+export { decodeChunk, encodeChunk, readChunk, type WorkerArray, type WorkerChunkDecode, type WorkerChunkEncode, type WorkerChunkRead } from "./worker-task.js";

@@ -15,12 +15,15 @@ import {
   type DataType,
   type DecodeTarget,
   type DimIndexer,
+  type DataArray,
   type ExtensionObject,
+  fullSelection,
   type JsonValue,
   type ModuleExport,
   memorySource,
   type Scalar,
   type Store,
+  shapeSize,
   type TypedArray,
   takesCallContext,
   throwIfAborted,
@@ -140,6 +143,36 @@ export const readChunk = takesCallContext(async function readChunk(task: WorkerC
     // Cached state (shard indexes) could go stale: the calling thread's writes never reach it.
     pipeline.clearCache();
   }
+});
+
+/** One chunk to decode whole, as sent to a worker (the chunk cache's misses: see cached-read.ts). */
+export interface WorkerChunkDecode {
+  array: WorkerArray;
+  /** The chunk's stored bytes (moved to the worker). */
+  bytes: Uint8Array;
+  key: string;
+  shape: number[];
+}
+
+/**
+ * Decodes one chunk whole; its elements come back in C order in a buffer of their own
+ * (moved, not copied), for the calling thread's chunk cache to keep. Needs no shared
+ * memory. `context.signal` stops it before and after decoding (and reaches the codecs).
+ */
+export const decodeChunk = takesCallContext(async function decodeChunk(task: WorkerChunkDecode, context?: WorkerCallContext): Promise<DataArray> {
+  const signal = context?.signal;
+  const { pipeline, dataType, fillValue } = await chainOf(task.array);
+  throwIfAborted(signal);
+  const spec: ChunkSpec = { shape: task.shape, dataType, fillValue };
+  const out = { data: dataType.allocate(shapeSize(task.shape)), shape: task.shape, stride: cStrides(task.shape) };
+  const whole = fullSelection(task.shape);
+  try {
+    await pipeline.decodeInto(task.bytes, spec, { out, src: whole, dst: whole }, { key: task.key, signal });
+  } finally {
+    pipeline.clearCache();
+  }
+  throwIfAborted(signal);
+  return out.data;
 });
 
 /** One chunk encode, as sent to a worker. */
