@@ -32,7 +32,7 @@ export const INFLATE_PROBLEMS: readonly string[] = [
   "a distance reaches before the start of the output",
   "checksum mismatch (CRC-32 or Adler-32)",
   "the gzip length field does not match the decoded size",
-  "bytes after the end of the stream",
+  "zero bytes between gzip members (zero padding may only end the data)",
   "zlib streams with a preset dictionary are not supported",
   "unknown format",
 ];

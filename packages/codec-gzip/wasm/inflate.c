@@ -10,7 +10,7 @@
 //
 // gzip: every member is decoded (their outputs concatenated), each trailer's CRC-32 and
 // length checked; zero bytes may follow the last member. zlib: the header check, no preset
-// dictionary, the Adler-32; the stream must end the input.
+// dictionary, the Adler-32; bytes after it are ignored (as node:zlib and Python's zlib do).
 #include <stddef.h>
 #include <stdint.h>
 #include <wasm_simd128.h>
@@ -25,7 +25,7 @@
 #define INF_ERR_DISTANCE 8       // a distance before the start of the output
 #define INF_ERR_CHECKSUM 9       // CRC-32 or Adler-32 mismatch
 #define INF_ERR_SIZE 10          // gzip ISIZE mismatch
-#define INF_ERR_TRAILING 11      // bytes after the stream (non-zero bytes after gzip members)
+#define INF_ERR_TRAILING 11      // zero bytes between gzip members
 #define INF_ERR_DICTIONARY 12    // a zlib preset dictionary
 #define INF_ERR_FORMAT 13        // an unknown format argument
 
@@ -549,8 +549,8 @@ static int64_t inflate_zlib(const uint8_t *src, size_t n, uint8_t *dst, size_t c
   const uint8_t *t = src + in.pos;
   uint32_t stored = ((uint32_t)t[0] << 24) | (t[1] << 16) | (t[2] << 8) | t[3];
   if (adler32(dst, op) != stored) return -INF_ERR_CHECKSUM;
-  if (in.pos + 4 != n) return -INF_ERR_TRAILING;
-  return (int64_t)op;
+  return (int64_t)op;  // bytes after the Adler-32 are ignored, as node:zlib and Python's zlib do
+
 }
 
 // Inflates src[0, n) (format 0 raw deflate, 1 zlib, 2 gzip) into dst[0, cap), which must be
