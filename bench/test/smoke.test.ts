@@ -199,6 +199,14 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(TARGETS);
   });
 
+  it("bench/kernels-inflate.mjs compares the inflate kernel with node:zlib, fflate and (in chromium) DecompressionStream", async () => {
+    const browser = haveChromium();
+    const out = await run("kernels-inflate.mjs", "--chunks", "1", ...(browser ? [] : ["--no-browser"]));
+    expect(out).toMatch(/\| bench chunks [^|]+\| node:zlib, into a kept buffer +\| +\d+\.\d\d \| +\d+\.\d\d× \|/);
+    if (browser) expect(out).toMatch(/\| bench chunks [^|]+\| DecompressionStream +\| +\d+\.\d\d \| +\d+\.\d\d× \|/);
+    expect(out).toMatch(TARGETS);
+  });
+
   it("bench/browser.mjs reads in chromium with @zarr (main thread, pool of 2) and zarrita.js, and times the first value", async () => {
     requirePeer(haveChromium(), "Debian's chromium (/usr/bin/chromium)");
     const out = await run("browser.mjs", "--reps", "1", "--only", "gzip,zstd");

@@ -1,6 +1,7 @@
 /**
  * The backend of browsers and any runtime without the "node" export condition: decoding
- * with the runtime's `DecompressionStream` where it has one (native-stream.ts), and fflate
+ * with the inflate WebAssembly kernel, else the runtime's `DecompressionStream` where it has
+ * one (inflate-first.ts, native-stream.ts), and fflate
  * (fflate-backend.ts) for encoding, for data the stream refuses and where there is no
  * stream. Each is imported on first use: a reader of ordinary gzip chunks downloads the
  * small stream module, never fflate.
@@ -15,7 +16,7 @@ export const backend: DeflateBackend = {
   name: typeof DecompressionStream === "function" ? "DecompressionStream" : "fflate",
   preferBlocking: true,
   compressGzip: async (bytes, level) => (await load()).compressGzip(bytes, level),
-  decompressGzip: async (bytes, maxOutput) => (await import("./native-stream.js")).decompress(bytes, "gzip", maxOutput, load),
+  decompressGzip: async (bytes, maxOutput) => (await import("./inflate-first.js")).decompress(bytes, "gzip", maxOutput, load),
   compressZlib: async (bytes, level) => (await load()).compressZlib(bytes, level),
-  decompressZlib: async (bytes, maxOutput) => (await import("./native-stream.js")).decompress(bytes, "deflate", maxOutput, load),
+  decompressZlib: async (bytes, maxOutput) => (await import("./inflate-first.js")).decompress(bytes, "deflate", maxOutput, load),
 };
