@@ -112,3 +112,55 @@ it("names a spec 1 repository's missing first transaction log with NODE_NOT_FOUN
   expect(error.code).toBe("NODE_NOT_FOUND");
   expect(error.message).toContain(`transactions/${initial}`);
 });
+
+describe("transaction logs the test-only writer builds (official flatbuffers Builder)", () => {
+  const group = { zarr_format: 3, node_type: "group", attributes: {} };
+  const id8 = (n: number) => new Uint8Array(8).fill(n);
+
+  it("parses every list, chunk coordinates and moves (spec 2) and none of spec 1's absent moves", async () => {
+    const { encodeFile, FILE_TYPE, transactionLogPayload } = await import("../../../bench/lib/icechunk-writer.mjs");
+    const { parseTransactionLog } = await import("../src/transaction-log.js");
+    const { encodeObjectId } = await import("../src/index.js");
+    const log = {
+      newGroups: [id8(1), id8(0)], newArrays: [id8(2)], deletedGroups: [id8(3)], deletedArrays: [id8(4)], updatedGroups: [id8(5)], updatedArrays: [id8(6)],
+      updatedChunks: [{ nodeId: id8(2), chunks: [[1, 2, 3], [0, 4294967295, 9]] }],
+      movedNodes: [{ from: "/a", to: "/b", nodeId: id8(8), array: true }],
+    };
+    const n = (k: number) => encodeObjectId(id8(k));
+    for (const specVersion of [1, 2]) {
+      const bytes = encodeFile(transactionLogPayload(new Uint8Array(12).fill(7), log, { specVersion }), FILE_TYPE.transactionLog, { specVersion });
+      expect(parseTransactionLog(bytes, "transactions/X", 1 << 20)).toEqual({
+        id: encodeObjectId(new Uint8Array(12).fill(7)),
+        newGroups: [n(0), n(1)], newArrays: [n(2)], deletedGroups: [n(3)], deletedArrays: [n(4)], updatedGroups: [n(5)], updatedArrays: [n(6)],
+        updatedChunks: [{ nodeId: n(2), chunks: [[0, 4294967295, 9], [1, 2, 3]] }],
+        movedNodes: specVersion === 2 ? [{ from: "/a", to: "/b", nodeId: n(8), kind: "array" }] : [],
+      });
+    }
+  });
+
+  it("names deleted nodes by their path in `from`, moved ones in `to`, and lists moves", async () => {
+    const { MemoryStore } = await import("@zarr/core");
+    const { IcechunkWriter } = await import("../../../bench/lib/icechunk-writer.mjs");
+    const storage = new MemoryStore();
+    const writer = new IcechunkWriter(storage, { specVersion: 2 });
+    await writer.init();
+    const root = { path: "/", nodeId: id8(1), metadata: group };
+    await writer.commit("make", [root, { path: "/old", nodeId: id8(2), metadata: group }, { path: "/gone", nodeId: id8(3), metadata: group }], {
+      txLog: { newGroups: [id8(1), id8(2), id8(3)] },
+    });
+    await writer.commit("move and delete", [root, { path: "/new", nodeId: id8(2), metadata: group }], {
+      txLog: { deletedGroups: [id8(3)], updatedGroups: [id8(1)], movedNodes: [{ from: "/old", to: "/new", nodeId: id8(2) }] },
+    });
+    await writer.commit("ghost", [root, { path: "/new", nodeId: id8(2), metadata: group }], { txLog: { newGroups: [id8(9)], deletedGroups: [id8(9)] } });
+    await writer.finish({ branches: { main: 3 } });
+    const repo = await IcechunkRepository.open(storage);
+    const history = await repo.ancestry();
+    const diff = await repo.diff({ from: { snapshot: history[2].id }, to: { branch: "main" } });
+    // The node created and deleted in between (id 9) is in neither snapshot: left out, as Icechunk does.
+    expect(diff).toEqual({ ...EMPTY_DIFF, deletedGroups: ["/gone"], updatedGroups: ["/"], movedNodes: [{ from: "/old", to: "/new" }] });
+    const whole = await repo.diff({ from: { snapshot: history[3].id }, to: { branch: "main" } });
+    // From the empty first snapshot: "/gone" is in neither end, so it is listed nowhere; the moved group by its new path.
+    expect(whole.newGroups).toEqual(["/", "/new"]);
+    expect(whole.deletedGroups).toEqual([]);
+  });
+});
