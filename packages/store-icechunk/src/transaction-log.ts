@@ -83,16 +83,20 @@ export function parseTransactionLog(bytes: Uint8Array, object: string, maxBytes:
 
 function parseUpdatedChunks(fb: FlatBuffer, root: Table): UpdatedChunks[] {
   const list = root.requiredTables(7, "updated_chunks");
+  const view = fb.view;
   const out: UpdatedChunks[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     const entry = list.at(i);
     const idAt = entry.requiredStruct(0, OBJECT_ID8_BYTES, "node_id");
-    const indices = entry.requiredTables(1, "chunks");
+    // One ChunkIndices table per chunk: read through the allocation-free path (a log may hold millions).
+    const indices = entry.requiredVector(1, 4, "chunks");
     const chunks: number[][] = new Array(indices.length);
     for (let c = 0; c < indices.length; c++) {
-      const coords = indices.at(c).requiredVector(0, 4, "coords");
+      const p = indices.start + 4 * c;
+      const what = () => `chunks[${c}] of updated_chunks[${i}] of the transaction log`;
+      const coords = fb.vectorOfTable(p + view.getUint32(p, true), 0, 4, what) ?? fb.fail(`${what()} has no coords, a required field`);
       const index: number[] = new Array(coords.length);
-      for (let d = 0; d < coords.length; d++) index[d] = fb.view.getUint32(coords.start + 4 * d, true);
+      for (let d = 0; d < coords.length; d++) index[d] = view.getUint32(coords.start + 4 * d, true);
       chunks[c] = index;
     }
     out[i] = { nodeId: encodeObjectId(fb.bytes.subarray(idAt, idAt + OBJECT_ID8_BYTES)), chunks };
