@@ -163,6 +163,9 @@ describe("an expired spec 2.1 repository", () => {
     expect(tx.new_groups).toEqual([idName(id(1)), idName(id(2)), idName(id(3))]);
     const diff = (await zarrOk(["icechunk", "diff", repo])).stdout.toString();
     expect(diff.split("\n").slice(1, -1)).toEqual(["new group      /", "new group      /a", "new group      /b", "updated group  /a"]);
+    // An expired commit's log, by the id the composite names: its snapshot file is gone, so ids only.
+    const ancestor = (await zarrOk(["icechunk", "tx", repo, pruned[1]])).stdout.toString();
+    expect(ancestor).toBe(`transaction log of ${pruned[1]}\nnew group      ${idName(id(3))}  (not in this snapshot or its parent)\n`);
     const { rm } = await import("node:fs/promises");
     await rm(path.join(dir, "transactions", pruned[0]));
     const degraded = (await zarrOk(["icechunk", "diff", repo])).stdout.toString();

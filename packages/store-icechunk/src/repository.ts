@@ -177,6 +177,8 @@ export class IcechunkRepository {
    * shows it. When expiration re-parented the snapshot (spec 2.1: the repo info lists its
    * pruned ancestors' logs), the result merges those logs with its own and says so in
    * `syntheticComposite`, naming the logs merged and those storage no longer holds.
+   * `snapshot` is a snapshot id (read as given, so the log of an expired ancestor a
+   * composite names can be inspected too) or a branch, tag or snapshot to resolve.
    * `NODE_NOT_FOUND` when the snapshot's own log is missing (spec 1 initial commits have none).
    *
    * @example
@@ -186,7 +188,9 @@ export class IcechunkRepository {
    * ```
    */
   async transactionLog(snapshot: string | IcechunkVersion, options: StoreRequestOptions = {}): Promise<TransactionLogInspection> {
-    const id = await this.resolve(typeof snapshot === "string" ? { snapshot } : snapshot, options);
+    // An id is read as given, even one the history no longer lists: an expired ancestor's
+    // log that a composite names can be inspected on its own, as in Icechunk.
+    const id = typeof snapshot === "string" ? snapshotIdOf(snapshot) : await this.resolve(snapshot, options);
     const { logs, merged, missing } = await this.#changeHistory(id, options);
     if (logs.length === 1 && missing.length === 0) return { ...logs[0], syntheticComposite: undefined };
     return { ...mergeTransactionLogs(id, logs), syntheticComposite: { mergedPrunedAncestorTxLogs: merged, missingTxLogs: missing } };
@@ -242,6 +246,12 @@ export class IcechunkRepository {
     const snapshot = await this.snapshot(await this.resolve(version, options), options);
     return new IcechunkStore(this.storage, snapshot, { maxMetadataBytes: this.#maxBytes, ...options });
   }
+}
+
+/** `id` checked to name a snapshot (`INVALID_ARGUMENT` if not), upper case. */
+function snapshotIdOf(id: string): string {
+  decodeObjectId(id, 12);
+  return id.toUpperCase();
 }
 
 /** Transaction logs read at once by a diff or an inspection. */

@@ -121,6 +121,11 @@ describe("a repository expired by Icechunk 2.1 (pruned ancestor logs kept)", () 
     expect(b.syntheticComposite?.mergedPrunedAncestorTxLogs).toEqual([idOf(built, "create"), idOf(built, "write a")]);
     // The first commit was never re-parented: a plain log.
     expect((await repo.transactionLog({ snapshot: "1CECHNKREP0F1RSTCMT0" })).syntheticComposite).toBeUndefined();
+    // An expired ancestor's log, by the id the composite names, reads on its own (the history no longer lists it).
+    const create = await repo.transactionLog(idOf(built, "create"));
+    expect(create.newGroups).toEqual([idName(ROOT), idName(GROUP1)]);
+    expect(create.syntheticComposite).toBeUndefined();
+    await expect(repo.store({ snapshot: idOf(built, "create") })).rejects.toMatchObject({ code: "NODE_NOT_FOUND" });
   });
 
   it("diffs root to tip completely, folding the pruned logs in", async () => {
@@ -165,5 +170,35 @@ describe("a repository expired by Icechunk 2.0 (pruned logs lost)", () => {
     const logs: string[] = [];
     for await (const key of built.storage.list()) if (key.startsWith("transactions/")) logs.push(key);
     expect(logs).toHaveLength(3);
+  });
+});
+
+describe("a spec 1 repository expired by Icechunk 1.x (the tip's snapshot file re-pointed)", () => {
+  it("reads the re-parented history, the tip's own log, and diffs only the tip's commit", async () => {
+    const storage = new MemoryStore();
+    const writer = new IcechunkWriter(storage, { specVersion: 1 });
+    await writer.init();
+    const nodes = (value: number) => [
+      { path: "/", nodeId: ROOT, metadata: group },
+      { path: "/x", nodeId: DATA, metadata: arrayMeta([2]), chunks: [{ index: [0], inline: int32(value) }] },
+    ];
+    const created = await writer.commit("create", nodes(1), { txLog: { newGroups: [ROOT], newArrays: [DATA], updatedChunks: [{ nodeId: DATA, chunks: [[0]] }] } });
+    const id = writer.snapshots[created].id;
+    // Expiration rewrote the tip with the first snapshot as its parent and deleted "create".
+    const tip = await writer.commit("write", nodes(7), { parent: 0, txLog: { updatedChunks: [{ nodeId: DATA, chunks: [[0]] }] } });
+    await storage.delete(`snapshots/${idName(id)}`);
+    await storage.delete(`transactions/${idName(id)}`);
+    await writer.finish({ branches: { main: tip } });
+    const repo = await IcechunkRepository.open(storage);
+    expect(repo.specVersion).toBe(1);
+    const history = await repo.ancestry();
+    expect(history.map((s) => s.message)).toEqual(["write", "Repository initialized"]);
+    const log = await repo.transactionLog({ branch: "main" });
+    expect(log.syntheticComposite).toBeUndefined();
+    const diff = await repo.diff({ from: { snapshot: history[1].id }, to: { branch: "main" } });
+    expect(diff.newArrays).toEqual([]);
+    expect(diff.updatedChunks).toEqual({ "/x": [[0]] });
+    const store = await openIcechunk(storage);
+    expect(Array.from((await get((await openArray(store, "x", { registry })) as ZarrArray, null)).data as Int32Array)).toEqual([7, 0]);
   });
 });

@@ -41,9 +41,9 @@ export async function icechunkCommand(args: string[], io: CliIO): Promise<void> 
     return;
   }
   if (sub === "tx") {
-    const snapshot = positionals[2] === undefined ? version : parseVersion(positionals[2], "SNAPSHOT");
-    const id = await repo.resolve(snapshot);
-    const log = await repo.transactionLog(id);
+    const snapshot = positionals[2] === undefined ? version : parseVersion(positionals[2], "VERSION");
+    // A snapshot id is inspected as given (an expired ancestor's log too).
+    const log = await repo.transactionLog("snapshot" in snapshot ? snapshot.snapshot : snapshot);
     await io.write(values.json ? `${JSON.stringify(txLogJson(log), null, 2)}\n` : await txLogText(repo, log));
     return;
   }
@@ -151,11 +151,17 @@ function diffText(diff: IcechunkDiff, fromId: string, toId: string): string {
 /** One line per change, `kind  node id  path` (the path from the snapshot or its parent, when either has the node). */
 async function txLogText(repo: IcechunkRepository, log: TransactionLogInspection): Promise<string> {
   const { encodeObjectId } = await import("@zarr/store-icechunk");
-  const snapshot = await repo.snapshot(log.id);
-  const parentId = repo.info?.snapshots.get(log.id)?.parentId ?? snapshot.parentId;
+  // Paths from the snapshot and its parent; an expired snapshot's files may be gone (ids only then).
   const paths = new Map<string, string>();
-  for (const s of parentId === undefined ? [snapshot] : [await repo.snapshot(parentId), snapshot]) {
-    for (const node of s.nodes.values()) paths.set(encodeObjectId(node.nodeId), node.path);
+  const gone = (error: unknown) => {
+    if ((error as { code?: string })?.code === "NODE_NOT_FOUND") return undefined;
+    throw error;
+  };
+  const snapshot = await repo.snapshot(log.id).catch(gone);
+  const parentId = repo.info?.snapshots.get(log.id)?.parentId ?? snapshot?.parentId;
+  const parent = parentId === undefined ? undefined : await repo.snapshot(parentId).catch(gone);
+  for (const s of [parent, snapshot]) {
+    for (const node of s?.nodes.values() ?? []) paths.set(encodeObjectId(node.nodeId), node.path);
   }
   const named = (id: string) => `${id}  ${printable(paths.get(id) ?? "(not in this snapshot or its parent)")}`;
   const lines = [`transaction log of ${log.id}`];
