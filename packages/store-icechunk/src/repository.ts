@@ -149,26 +149,34 @@ export class IcechunkRepository {
   }
 
   /**
-   * The full change history of snapshot `id`: the logs of its expired ancestors that the
-   * repo info lists (spec 2.1, oldest first) then its own. Pruned logs storage no longer
-   * holds (an older garbage collection deleted them) are skipped and named in `missing`.
+   * The full change history of the commits `ids` (oldest first): for each, the logs of its
+   * expired ancestors that the repo info lists (spec 2.1, oldest first), then its own.
+   * Pruned logs storage no longer holds (an older garbage collection deleted them) are
+   * skipped and named in `missing`. All the files are read with one bound on reads in flight.
    */
-  async #changeHistory(id: string, options: StoreRequestOptions): Promise<{ logs: TransactionLog[]; merged: string[]; missing: string[] }> {
-    const pruned = this.info?.snapshots.get(id)?.prunedAncestorTxLogs ?? [];
-    const [own, ...found] = await mapConcurrent([id, ...pruned], LOG_READS_IN_FLIGHT, (logId, i) =>
-      i === 0 ? this.#ownTransactionLog(logId, options) : this.#readTransactionLog(logId, options), { signal: options.signal },
+  async #changeHistory(ids: string[], options: StoreRequestOptions): Promise<{ logs: TransactionLog[]; merged: string[]; missing: string[] }> {
+    const wanted: { id: string; own: boolean }[] = [];
+    for (const id of ids) {
+      for (const pruned of this.info?.snapshots.get(id)?.prunedAncestorTxLogs ?? []) wanted.push({ id: pruned, own: false });
+      wanted.push({ id, own: true });
+    }
+    const found = await mapConcurrent(
+      wanted,
+      LOG_READS_IN_FLIGHT,
+      ({ id, own }) => (own ? this.#ownTransactionLog(id, options) : this.#readTransactionLog(id, options)),
+      { signal: options.signal },
     );
     const logs: TransactionLog[] = [];
     const merged: string[] = [];
     const missing: string[] = [];
     for (const [i, log] of found.entries()) {
-      if (log === undefined) missing.push(pruned[i]);
+      const { id, own } = wanted[i];
+      if (log === undefined) missing.push(id);
       else {
         logs.push(log);
-        merged.push(pruned[i]);
+        if (!own) merged.push(id);
       }
     }
-    logs.push(own as TransactionLog);
     return { logs, merged, missing };
   }
 
@@ -191,7 +199,7 @@ export class IcechunkRepository {
     // An id is read as given, even one the history no longer lists: an expired ancestor's
     // log that a composite names can be inspected on its own, as in Icechunk.
     const id = typeof snapshot === "string" ? snapshotIdOf(snapshot) : await this.resolve(snapshot, options);
-    const { logs, merged, missing } = await this.#changeHistory(id, options);
+    const { logs, merged, missing } = await this.#changeHistory([id], options);
     if (logs.length === 1 && missing.length === 0) return { ...logs[0], syntheticComposite: undefined };
     return { ...mergeTransactionLogs(id, logs), syntheticComposite: { mergedPrunedAncestorTxLogs: merged, missingTxLogs: missing } };
   }
@@ -229,16 +237,9 @@ export class IcechunkRepository {
         `Icechunk diff: snapshot ${fromId} is not an ancestor of snapshot ${toId}${fromId === toId ? " (they are the same snapshot)" : ""}; a diff runs from an older commit of the same history`,
       );
     }
-    const histories = await mapConcurrent(between.reverse(), LOG_READS_IN_FLIGHT, (id) => this.#changeHistory(id, options), {
-      signal: options.signal,
-    });
+    const { logs, missing } = await this.#changeHistory(between.reverse(), options);
     const [from, to] = await Promise.all([this.snapshot(fromId, options), this.snapshot(toId, options)]);
-    return diffFromLogs(
-      histories.flatMap((h) => h.logs),
-      from,
-      to,
-      histories.flatMap((h) => h.missing),
-    );
+    return diffFromLogs(logs, from, to, missing);
   }
 
   /** A read-only store over a branch, tag or snapshot (default: branch `main`). */

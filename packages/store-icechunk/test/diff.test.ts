@@ -164,3 +164,14 @@ describe("transaction logs the test-only writer builds (official flatbuffers Bui
     expect(whole.deletedGroups).toEqual([]);
   });
 });
+
+it("reads each transaction log once, and the two snapshots a diff names paths from", async () => {
+  const { CountingStore } = await import("@zarr/store-utils");
+  const counting = new CountingStore(fixture("test-repo-v2"));
+  const repo = await IcechunkRepository.open(counting);
+  const history = await repo.ancestry({ branch: "main" });
+  await repo.diff({ from: { snapshot: history[2].id }, to: { branch: "main" } });
+  expect(counting.requests.map((r) => r.key).sort()).toEqual(
+    ["repo", `transactions/${history[0].id}`, `transactions/${history[1].id}`, `snapshots/${history[0].id}`, `snapshots/${history[2].id}`].sort(),
+  );
+});
