@@ -44,7 +44,7 @@ export async function icechunkCommand(args: string[], io: CliIO): Promise<void> 
     const snapshot = positionals[2] === undefined ? version : parseVersion(positionals[2], "VERSION");
     // A snapshot id is inspected as given (an expired ancestor's log too).
     const log = await repo.transactionLog("snapshot" in snapshot ? snapshot.snapshot : snapshot);
-    await io.write(values.json ? `${JSON.stringify(txLogJson(log), null, 2)}\n` : await txLogText(repo, log));
+    await io.write(values.json ? `${prettyJson(txLogJson(log))}\n` : await txLogText(repo, log));
     return;
   }
   const to = values.to === undefined ? version : parseVersion(values.to, "--to");
@@ -59,7 +59,7 @@ export async function icechunkCommand(args: string[], io: CliIO): Promise<void> 
   }
   const fromId = await repo.resolve(from);
   const diff = await repo.diff({ from: { snapshot: fromId }, to: { snapshot: toId } });
-  await io.write(values.json ? `${JSON.stringify({ from: fromId, to: toId, ...diffJson(diff) }, null, 2)}\n` : diffText(diff, fromId, toId));
+  await io.write(values.json ? `${prettyJson({ from: fromId, to: toId, ...diffJson(diff) })}\n` : diffText(diff, fromId, toId));
 }
 
 async function printLog(repo: IcechunkRepository, version: IcechunkVersion, json: boolean, io: CliIO): Promise<void> {
@@ -85,6 +85,24 @@ function parseVersion(text: string, what: string): IcechunkVersion {
   if (kind === "snapshot") return { snapshot: name };
   if (text === "") throw new UsageError(`${what} is empty: give branch:NAME, tag:NAME or snapshot:ID`, "icechunk");
   return /^[0-9A-HJKMNP-TV-Z]{20}$/i.test(text) ? { snapshot: text } : { branch: text };
+}
+
+/**
+ * `JSON.stringify(value, null, 2)`, except that arrays of numbers (chunk coordinates) stay
+ * on one line: a diff of a million chunks is a million lines, not four million.
+ */
+function prettyJson(value: unknown, indent = ""): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0 || value.every((v) => typeof v === "number")) return JSON.stringify(value);
+    return `[\n${value.map((v) => inner + prettyJson(v, inner)).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyJson(v, inner)}`).join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** The transaction log as Icechunk's `inspect_transaction_log` writes it (its JSON field names). */
