@@ -10,7 +10,7 @@ import { MemoryStore } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeFile, FILE_TYPE, IcechunkWriter, idName, snapshotPayload, transactionLogPayload } from "../../../bench/lib/icechunk-writer.mjs";
+import { encodeFile, FILE_TYPE, IcechunkWriter, idName, repoInfoPayload, snapshotPayload, transactionLogPayload } from "../../../bench/lib/icechunk-writer.mjs";
 import { parseHeader } from "../src/file-header.js";
 import { IcechunkRepository, openIcechunk } from "../src/index.js";
 import { Manifest } from "../src/manifest.js";
@@ -39,7 +39,21 @@ const TX_LOG_FULL = encodeFile(
   FILE_TYPE.transactionLog,
 );
 
+/** A spec 2.1 repo info: the second snapshot lists two pruned ancestor logs. */
+const REPO_PRUNED = encodeFile(
+  repoInfoPayload({
+    snapshots: [
+      { id: new Uint8Array(12).fill(1), parent: -1, flushedAtMicros: 1, message: "first" },
+      { id: new Uint8Array(12).fill(2), parent: 0, flushedAtMicros: 2, message: "tip", prunedAncestorTxLogs: [new Uint8Array(12).fill(3), new Uint8Array(12).fill(4)] },
+    ],
+    branches: { main: 1 },
+    tags: {},
+  }),
+  FILE_TYPE.repoInfo,
+);
+
 const PARSERS: [string, Uint8Array, (bytes: Uint8Array) => unknown][] = [
+  ["repo (2.1)", REPO_PRUNED, (b) => parseRepoInfo(b, "repo (2.1)", LIMIT)],
   ["repo", REPO, (b) => parseRepoInfo(b, "repo", LIMIT)],
   ["snapshots/H7T8YA6KR5TH32F3PS10", SNAPSHOT, (b) => parseSnapshot(b, "snapshots/H7T8YA6KR5TH32F3PS10", LIMIT)],
   ["snapshots/XDZ162T1TYBEJMK99NPG", SNAPSHOT_V1, (b) => parseSnapshot(b, "snapshots/XDZ162T1TYBEJMK99NPG", LIMIT)],
@@ -75,6 +89,12 @@ function expectCoded(run: () => unknown, code: string, object: string): void {
 }
 
 describe("the header", () => {
+  it("reads spec 2.1 pruned ancestor logs, and none from older repo info files", () => {
+    const info = parseRepoInfo(REPO_PRUNED, "repo", LIMIT);
+    expect([...info.snapshots.values()].map((s) => s.prunedAncestorTxLogs)).toEqual([[], [idName(new Uint8Array(12).fill(3)), idName(new Uint8Array(12).fill(4))]]);
+    expect([...parseRepoInfo(REPO, "repo", LIMIT).snapshots.values()].every((s) => s.prunedAncestorTxLogs.length === 0)).toBe(true);
+  });
+
   it("reads the fixtures' headers", () => {
     expect(parseHeader(REPO, "repo")).toEqual({ writer: "ic-2.0.0-alpha.7", specVersion: 2, fileType: 6, compression: 1 });
     expect(parseHeader(SNAPSHOT_V1, "s")).toEqual({ writer: "ic-0.1.3", specVersion: 1, fileType: 1, compression: 1 });
