@@ -6,7 +6,8 @@
 //
 //   const repo = new IcechunkWriter(store, { specVersion: 2 });
 //   const ref = await repo.writeChunk(bytes);                 // native chunk in chunks/
-//   const id = await repo.commit("message", nodes);           // manifests + snapshot (+ transaction log)
+//   const id = await repo.commit("message", nodes, { txLog }); // manifests + snapshot (+ transaction log)
+//   repo.expire([1, 2], { reparent: { 3: 0 }, trackTxLogs: true }); // expiration (spec 2.1 pruned_ancestor_tx_logs)
 //   await repo.finish({ branches: { main: id }, tags: {} });  // repo info (spec 2) or ref files (spec 1)
 //
 // `icechunkFromZarr(source, target)` turns a Zarr v3 hierarchy (one snapshot) into a repository.
@@ -227,19 +228,32 @@ function comparePaths(a, b) {
   return x.length - y.length;
 }
 
-/** Repo info payload: snapshots = [{ id, parent (index or -1), flushedAtMicros, message }], sorted by id here. */
+/**
+ * Repo info payload: snapshots = [{ id, parent (index or -1), flushedAtMicros, message,
+ * prunedAncestorTxLogs?: [id bytes], expired?: true }], sorted by id here; expired ones are left out.
+ */
 export function repoInfoPayload({ snapshots, branches, tags, deletedTags = [] }) {
   const b = new flatbuffers.Builder(4096);
-  const order = snapshots.map((_, i) => i).sort((i, j) => compareBytes(snapshots[i].id, snapshots[j].id));
+  const order = snapshots
+    .map((_, i) => i)
+    .filter((i) => !snapshots[i].expired)
+    .sort((i, j) => compareBytes(snapshots[i].id, snapshots[j].id));
   const position = new Map(order.map((i, p) => [i, p]));
   const infos = order.map((i) => {
     const s = snapshots[i];
     const message = b.createString(s.message);
+    let pruned = 0;
+    if (s.prunedAncestorTxLogs !== undefined) {
+      b.startVector(12, s.prunedAncestorTxLogs.length, 1);
+      for (let k = s.prunedAncestorTxLogs.length - 1; k >= 0; k--) id12(b, s.prunedAncestorTxLogs[k]);
+      pruned = b.endVector();
+    }
     b.startObject(6);
     b.addFieldStruct(0, id12(b, s.id), 0);
     b.addFieldInt32(1, s.parent < 0 ? -1 : position.get(s.parent), 0);
     b.addFieldInt64(2, big(s.flushedAtMicros), big(0));
     b.addFieldOffset(3, message, 0);
+    if (pruned) b.addFieldOffset(5, pruned, 0);
     return b.endObject();
   });
   const refs = (map) =>
@@ -269,6 +283,59 @@ export function repoInfoPayload({ snapshots, branches, tags, deletedTags = [] })
   return b.asUint8Array();
 }
 
+/** Node ids sorted by their bytes, as a vector of ObjectId8 structs. */
+function id8Vector(b, ids) {
+  const sorted = [...ids].sort(compareBytes);
+  b.startVector(8, sorted.length, 1);
+  for (let i = sorted.length - 1; i >= 0; i--) id8(b, sorted[i]);
+  return b.endVector();
+}
+
+/**
+ * Transaction log payload (transaction_log.fbs): node id lists (id bytes), updatedChunks =
+ * [{ nodeId, chunks: [[i, j], ...] }], movedNodes = [{ from, to, nodeId, array? }] (spec 2 only).
+ */
+export function transactionLogPayload(id, log = {}, { specVersion = 2 } = {}) {
+  const b = new flatbuffers.Builder(1024);
+  const lists = ["newGroups", "newArrays", "deletedGroups", "deletedArrays", "updatedArrays", "updatedGroups"].map((k) => id8Vector(b, log[k] ?? []));
+  const updated = [...(log.updatedChunks ?? [])].sort((x, y) => compareBytes(x.nodeId, y.nodeId)).map(({ nodeId, chunks }) => {
+    const indices = [...chunks].sort(compareCoords).map((coords) => {
+      b.startVector(4, coords.length, 4);
+      for (let d = coords.length - 1; d >= 0; d--) b.addInt32(coords[d]);
+      const vector = b.endVector();
+      b.startObject(1);
+      b.addFieldOffset(0, vector, 0);
+      return b.endObject();
+    });
+    const chunksVector = offsets(b, indices);
+    b.startObject(2);
+    b.addFieldStruct(0, id8(b, nodeId), 0);
+    b.addFieldOffset(1, chunksVector, 0);
+    return b.endObject();
+  });
+  const updatedVector = offsets(b, updated);
+  let moves = 0;
+  if (specVersion === 2 && log.movedNodes !== undefined) {
+    moves = offsets(b, [...log.movedNodes].sort((x, y) => comparePaths(x.to, y.to)).map((m) => {
+      const from = b.createString(m.from);
+      const to = b.createString(m.to);
+      b.startObject(4);
+      b.addFieldOffset(0, from, 0);
+      b.addFieldOffset(1, to, 0);
+      b.addFieldStruct(2, id8(b, m.nodeId), 0);
+      b.addFieldInt8(3, m.array ? 1 : 0, 0);
+      return b.endObject();
+    }));
+  }
+  b.startObject(specVersion === 2 ? 10 : 8);
+  b.addFieldStruct(0, id12(b, id), 0);
+  for (const [k, vector] of lists.entries()) b.addFieldOffset(k + 1, vector, 0);
+  b.addFieldOffset(7, updatedVector, 0);
+  if (moves) b.addFieldOffset(8, moves, 0);
+  b.finish(b.endObject());
+  return b.asUint8Array();
+}
+
 /** Writes a repository into `store`, commit by commit. */
 export class IcechunkWriter {
   constructor(store, { specVersion = 2, compression = 1 } = {}) {
@@ -293,7 +360,9 @@ export class IcechunkWriter {
 
   /** The empty first snapshot ("Repository initialized"); resolves its index. */
   async init() {
-    return this.commit("Repository initialized", [], { parent: -1, id: this.specVersion === 2 ? INITIAL_SNAPSHOT_ID : undefined });
+    // Spec 2 writes the first commit's (empty) transaction log too; spec 1 does not.
+    const v2 = this.specVersion === 2;
+    return this.commit("Repository initialized", [], { parent: -1, id: v2 ? INITIAL_SNAPSHOT_ID : undefined, txLog: v2 ? {} : undefined });
   }
 
   /**
@@ -301,7 +370,7 @@ export class IcechunkWriter {
    * dimension) and the snapshot. `nodes` = [{ path, metadata (object), chunks?: [{ index, ...ref }] }].
    * Resolves the new snapshot's index in `this.snapshots`.
    */
-  async commit(message, nodes, { parent = this.snapshots.length - 1, id = randomBytes(12), splitSize } = {}) {
+  async commit(message, nodes, { parent = this.snapshots.length - 1, id = randomBytes(12), splitSize, txLog } = {}) {
     const manifestFiles = [];
     const snapshotNodes = [];
     for (const node of nodes) {
@@ -338,8 +407,39 @@ export class IcechunkWriter {
     const parentId = parent >= 0 ? this.snapshots[parent].id : undefined;
     const payload = snapshotPayload({ id, parentId, message, flushedAtMicros: this.micros, nodes: snapshotNodes, manifestFiles, specVersion: this.specVersion });
     await this.store.set(`snapshots/${idName(id)}`, this.#file(payload, FILE_TYPE.snapshot));
+    if (txLog !== undefined) await this.writeTransactionLog(id, txLog);
     this.snapshots.push({ id, parent, flushedAtMicros: this.micros, message });
     return this.snapshots.length - 1;
+  }
+
+  /** Writes `transactions/<id>` (`log` as {@link transactionLogPayload} takes it). */
+  async writeTransactionLog(id, log) {
+    await this.store.set(`transactions/${idName(id)}`, this.#file(transactionLogPayload(id, log, { specVersion: this.specVersion }), FILE_TYPE.transactionLog));
+  }
+
+  /**
+   * Expiration as Icechunk does it: the snapshots at `indexes` leave the history (their
+   * snapshot files are deleted; their transaction logs too unless `trackTxLogs`), and each
+   * `reparent` entry (child index → new parent index) re-points a survivor. With
+   * `trackTxLogs` (Icechunk 2.1) a re-pointed survivor lists the logs of the ancestors it
+   * lost, oldest first, after theirs (spec 2.1 `pruned_ancestor_tx_logs`).
+   */
+  async expire(indexes, { reparent = {}, trackTxLogs = false } = {}) {
+    if (this.specVersion !== 2) throw new Error("expire: spec 1 parents live in the snapshot files; only spec 2 is emulated");
+    const expired = new Set(indexes);
+    for (const [child, parent] of Object.entries(reparent)) {
+      const s = this.snapshots[Number(child)];
+      const lost = [];
+      for (let p = s.parent; p >= 0 && p !== parent; p = this.snapshots[p].parent) lost.unshift(p);
+      // The lost ancestors are older than the logs the survivor already carries.
+      if (trackTxLogs) s.prunedAncestorTxLogs = [...lost.flatMap((p) => [...(this.snapshots[p].prunedAncestorTxLogs ?? []), this.snapshots[p].id]), ...(s.prunedAncestorTxLogs ?? [])];
+      s.parent = parent;
+    }
+    for (const i of expired) {
+      this.snapshots[i].expired = true;
+      await this.store.delete?.(`snapshots/${idName(this.snapshots[i].id)}`);
+      if (!trackTxLogs) await this.store.delete?.(`transactions/${idName(this.snapshots[i].id)}`);
+    }
   }
 
   /** Writes the refs: the repo info file (spec 2) or ref files (spec 1). Branches and tags map names to snapshot indexes. */

@@ -38,6 +38,12 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     expect(out).toMatch(/blosc-lz4-shuffle .* zarrita\.js /);
   });
 
+  it("bench/icechunk-diff.mjs diffs through transaction logs and by comparing chunk references", async () => {
+    const out = await run("icechunk-diff.mjs");
+    expect(out).toMatch(/\| diff from transaction logs \| [\d.]+ ms \| [\d,]+ \| 1\.00× \|/);
+    expect(out).toMatch(/\| compare every chunk reference of both snapshots \| [\d.]+ ms \| [\d,]+ \| \d+\.\d\d× \|/);
+  });
+
   it("bench/icechunk.mjs reads through Icechunk and plain Zarr, and counts the requests of one chunk of 1,000 arrays", async () => {
     const out = await run("icechunk.mjs");
     expect(out).toMatch(/ {2}fs: plain \d+ ms .* icechunk \d+ ms .*: wall \d+\.\d\d×, CPU \d+\.\d\d×/);

@@ -149,11 +149,22 @@ ${PARTS_USAGE}`,
       --zarr-format 2 writes Zarr v2 with GDAL's _CRS on every band (GDAL 3.6 reads it);
       --conventions and --workers as for pyramid`,
   icechunk: `Usage: zarr icechunk log REPO [--json]
-  Print the history of an Icechunk repository's branch (default main), tag or snapshot,
+       zarr icechunk diff REPO [--from VERSION] [--to VERSION] [--json]
+       zarr icechunk tx REPO [VERSION] [--json]
+  log: the history of an Icechunk repository's branch (default main), tag or snapshot,
   newest first: snapshot id, commit time (UTC) and message, one commit a line.
+  diff: what changed from --from (default: the parent of --to) to --to (default: REPO's
+  version): new, deleted and updated groups and arrays by path, moved nodes, and the chunk
+  coordinates written or deleted per array, as Icechunk's Repository.diff reports them.
+  --from must be an ancestor of --to. Transaction logs of expired ancestors (spec 2.1) are
+  folded in; ones storage no longer holds are listed as missing.
+  tx: one commit's transaction log by node id (default: REPO's version), as Icechunk's
+  inspect_transaction_log shows it, with the merged and missing logs of expired ancestors.
+  VERSION is branch:NAME, tag:NAME, snapshot:ID, or a bare snapshot id or branch name.
   REPO is icechunk+<store URL> (icechunk+file:///data/repo, icechunk+s3://bucket/repo) with
   ?branch=NAME, ?tag=NAME or ?snapshot=ID, or the repository's directory or store URL.
-  --json   print one JSON array of {id, parent, time, message}
+  --json   log: one JSON array of {id, parent, time, message}; diff and tx: one JSON object
+           with Icechunk's field names (new_groups, updated_chunks, synthetic_composite, …)
   Every command reads a repository as STORE: icechunk+<store URL>[?branch=|tag=|snapshot=],
   with ?container=URL_PREFIX (repeatable) allowing its virtual chunks from that container
   and ?checksums=ignore reading them without checking their recorded ETag or time.`,
@@ -182,6 +193,7 @@ Commands:
   serve STORE [--port N]              serve a store over HTTP (Range, CORS) on 127.0.0.1
   consolidate STORE [PATH]            write consolidated metadata (v3 zarr.json, v2 .zmetadata)
   icechunk log REPO [--json]          the history of an Icechunk repository's branch, tag or snapshot
+  icechunk diff|tx REPO [...]         changes between two snapshots; one commit's transaction log
 
 STORE is where the hierarchy lives:
   data.zarr                          a local directory (or file:///abs/data.zarr)

@@ -79,3 +79,98 @@ describe("split-repo-v2", () => {
     expect(await values(url("split-repo-v2"), "group1/split")).toEqual(new Array(100).fill(14));
   });
 });
+
+/** What test_can_read_old.py asserts of `repo.diff(to_branch="main", from_snapshot_id=parents[-2].id)`. */
+const PYTHON_DIFF = {
+  new_groups: [],
+  new_arrays: [],
+  deleted_groups: [],
+  deleted_arrays: [],
+  updated_groups: [],
+  updated_arrays: [],
+  updated_chunks: { "/group1/big_chunks": [[0, 0], [0, 1], [1, 0], [1, 1]], "/group1/small_chunks": [[0], [1], [2], [3], [4]] },
+  moved_nodes: [],
+  missing_tx_logs: [],
+};
+
+for (const repo of ["test-repo-v1", "test-repo-v2"]) {
+  describe(`${repo}: zarr icechunk diff and tx`, () => {
+    it("diff --json prints the diff test_can_read_old.py asserts; the text form lists it by path", async () => {
+      const log = JSON.parse((await zarrOk(["icechunk", "log", url(repo), "--json"])).stdout.toString());
+      const from = log.at(-2).id;
+      const json = JSON.parse((await zarrOk(["icechunk", "diff", url(repo), "--from", `snapshot:${from}`, "--to", "branch:main", "--json"])).stdout.toString());
+      expect(json).toEqual({ from, to: log[0].id, ...PYTHON_DIFF });
+      // A bare id and the default --to (REPO's version, main) say the same.
+      const bare = JSON.parse((await zarrOk(["icechunk", "diff", path.join(REPOS, repo), "--from", from, "--json"])).stdout.toString());
+      expect(bare).toEqual(json);
+      const text = (await zarrOk(["icechunk", "diff", url(repo, "?branch=my-branch"), "--from", "main"])).stdout.toString();
+      expect(text.split("\n").slice(1, -1)).toEqual([
+        "new group      /group2",
+        "new group      /group2/group3",
+        "new group      /group2/group3/group4",
+        "new group      /group2/group3/group4/group5",
+        "new array      /group2/group3/group4/group5/inner",
+        "chunks         /group1/small_chunks  1 chunk: [4]",
+      ]);
+      // Without --from: the last commit of --to ("delete a chunk" for the tag).
+      const last = (await zarrOk(["icechunk", "diff", url(repo), "--to", "tag:it works!"])).stdout.toString();
+      expect(last.split("\n").slice(1, -1)).toEqual(["chunks         /group1/small_chunks  1 chunk: [4]"]);
+    });
+
+    it("tx prints one commit's transaction log by node id and path", async () => {
+      const text = (await zarrOk(["icechunk", "tx", url(repo)])).stdout.toString();
+      expect(text).toMatch(/^transaction log of [0-9A-Z]{20}\nchunks {9}[0-9A-Z]{13} {2}\/group1\/big_chunks {2}1 chunk: \[0,0\]\n$/);
+      const json = JSON.parse((await zarrOk(["icechunk", "tx", url(repo), "tag:it works!", "--json"])).stdout.toString());
+      expect(json.updated_chunks).toEqual([{ node_id: expect.stringMatching(/^[0-9A-Z]{13}$/), chunks: [[4]] }]);
+      expect(json.synthetic_composite).toBeUndefined();
+    });
+
+    it("refuses a diff from a snapshot that is not an ancestor, and --from without diff", async () => {
+      const bad = await zarr(["icechunk", "diff", url(repo), "--from", "my-branch"]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("[INVALID_ARGUMENT]");
+      expect(bad.stderr).toContain("is not an ancestor of");
+      const usage = await zarr(["icechunk", "log", url(repo), "--from", "main"]);
+      expect(usage.code).toBe(2);
+      const missing = await zarr(["icechunk", "tx", url(repo), "tag:deleted"]);
+      expect(missing.stderr).toContain("[NODE_NOT_FOUND]");
+    });
+  });
+}
+
+describe("an expired spec 2.1 repository", () => {
+  it("tx shows the synthetic composite, diff folds the pruned logs in and names a missing one", async () => {
+    const { FileSystemStore } = await import("@zarr/store-fs");
+    const { IcechunkWriter, idName } = await import("../../../bench/lib/icechunk-writer.mjs");
+    const dir = path.join(tempDir(), "expired");
+    const writer = new IcechunkWriter(new FileSystemStore(dir), { specVersion: 2 });
+    const group = { zarr_format: 3, node_type: "group", attributes: {} };
+    const id = (n: number) => new Uint8Array(8).fill(n);
+    await writer.init();
+    await writer.commit("make a", [{ path: "/", nodeId: id(1), metadata: group }, { path: "/a", nodeId: id(2), metadata: group }], { txLog: { newGroups: [id(1), id(2)] } });
+    await writer.commit("make b", [{ path: "/", nodeId: id(1), metadata: group }, { path: "/a", nodeId: id(2), metadata: group }, { path: "/b", nodeId: id(3), metadata: group }], {
+      txLog: { newGroups: [id(3)] },
+    });
+    await writer.commit("touch a", [{ path: "/", nodeId: id(1), metadata: group }, { path: "/a", nodeId: id(2), metadata: group }, { path: "/b", nodeId: id(3), metadata: group }], {
+      txLog: { updatedGroups: [id(2)] },
+    });
+    await writer.expire([1, 2], { reparent: { 3: 0 }, trackTxLogs: true });
+    await writer.finish({ branches: { main: 3 } });
+    const pruned = [1, 2].map((i) => idName(writer.snapshots[i].id));
+    const repo = `icechunk+${pathToFileURL(dir).href}`;
+    const tx = JSON.parse((await zarrOk(["icechunk", "tx", repo, "--json"])).stdout.toString());
+    expect(tx.synthetic_composite).toEqual({ merged_pruned_ancestor_tx_logs: pruned, missing_tx_logs: [] });
+    expect(tx.new_groups).toEqual([idName(id(1)), idName(id(2)), idName(id(3))]);
+    const diff = (await zarrOk(["icechunk", "diff", repo])).stdout.toString();
+    expect(diff.split("\n").slice(1, -1)).toEqual(["new group      /", "new group      /a", "new group      /b", "updated group  /a"]);
+    // An expired commit's log, by the id the composite names: its snapshot file is gone, so ids only.
+    const ancestor = (await zarrOk(["icechunk", "tx", repo, pruned[1]])).stdout.toString();
+    expect(ancestor).toBe(`transaction log of ${pruned[1]}\nnew group      ${idName(id(3))}  (not in this snapshot or its parent)\n`);
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, "transactions", pruned[0]));
+    const degraded = (await zarrOk(["icechunk", "diff", repo])).stdout.toString();
+    expect(degraded).toContain(`missing log    ${pruned[0]}`);
+    expect(degraded).not.toContain("new group      /a");
+    expect((await zarrOk(["icechunk", "tx", repo])).stdout.toString()).toContain(`missing log    ${pruned[0]}`);
+  });
+});

@@ -67,7 +67,7 @@ describe("parsing", () => {
 
   it("states the defaults it applies in the help texts", () => {
     const d = DEFAULT_READ_LIMITS;
-    const general = /--max-chunk-bytes N[^]*?default (\S+?)[:;)][^]*--max-value-bytes N[^]*?default (\S+?)\)[^]*--timeout T[^]*?default (\S+?);[^]*--max-ratio R[^]*?default (\S+?);/.exec(GENERAL_USAGE);
+    const general = /--max-chunk-bytes N[\s\S]*?default (\S+?)[:;)][\s\S]*--max-value-bytes N[\s\S]*?default (\S+?)\)[\s\S]*--timeout T[\s\S]*?default (\S+?);[\s\S]*--max-ratio R[\s\S]*?default (\S+?);/.exec(GENERAL_USAGE);
     expect(general).not.toBeNull();
     const [, chunk, value, timeout, ratio] = general as RegExpExecArray;
     expect([parseSize(chunk), parseSize(value), parseDuration(timeout), parseRatio(ratio)]).toEqual([d.maxChunkBytes, d.maxValueBytes, d.timeoutMs, d.maxDecodeRatio]);

@@ -4,7 +4,7 @@
  * refs-v1.ts).
  */
 import { FileType, openFile } from "./file-header.js";
-import { FlatBuffer } from "./flatbuffer.js";
+import { FlatBuffer, type Table } from "./flatbuffer.js";
 import { encodeObjectId } from "./object-id.js";
 
 /** One commit as the history lists it. */
@@ -18,6 +18,12 @@ export interface SnapshotSummary {
   /** Commit time as a Date (millisecond precision). */
   flushedAt: Date;
   message: string;
+  /**
+   * Transaction logs of ancestors that expiration removed from this snapshot's history
+   * (spec 2.1), oldest first: with the snapshot's own log they make its full change
+   * history. Empty for snapshots never re-parented, and for spec 1 and 2.0 repositories.
+   */
+  prunedAncestorTxLogs: string[];
 }
 
 /** What the repo info file says. */
@@ -34,6 +40,15 @@ export interface RepoInfo {
 
 export const REPO_INFO_KEY = "repo";
 
+/** `pruned_ancestor_tx_logs` (slot 5, spec 2.1): ObjectId12 structs; absent before 2.1. */
+function prunedAncestorTxLogs(fb: FlatBuffer, info: Table): string[] {
+  const v = info.vector(5, 12, "pruned_ancestor_tx_logs");
+  if (v === undefined) return [];
+  const out: string[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = encodeObjectId(fb.bytes.subarray(v.start + 12 * i, v.start + 12 * i + 12));
+  return out;
+}
+
 /** Parses the repo info file (`bytes` as stored under `object`). */
 export function parseRepoInfo(bytes: Uint8Array, object: string, maxBytes: number): RepoInfo {
   const { payload } = openFile(bytes, object, FileType.RepoInfo, maxBytes);
@@ -41,13 +56,19 @@ export function parseRepoInfo(bytes: Uint8Array, object: string, maxBytes: numbe
   const repo = fb.root("the repo info");
   const list = repo.requiredTables(4, "snapshots");
   const ids: string[] = [];
-  const rows: { id: string; parentOffset: number; flushedAtMicros: number; message: string }[] = [];
+  const rows: { id: string; parentOffset: number; flushedAtMicros: number; message: string; pruned: string[] }[] = [];
   for (let i = 0; i < list.length; i++) {
     const info = list.at(i);
     const idAt = info.requiredStruct(0, 12, "id");
     const id = encodeObjectId(fb.bytes.subarray(idAt, idAt + 12));
     ids.push(id);
-    rows.push({ id, parentOffset: info.i32(1, "parent_offset"), flushedAtMicros: info.u64(2, "flushed_at"), message: info.requiredString(3, "message") });
+    rows.push({
+      id,
+      parentOffset: info.i32(1, "parent_offset"),
+      flushedAtMicros: info.u64(2, "flushed_at"),
+      message: info.requiredString(3, "message"),
+      pruned: prunedAncestorTxLogs(fb, info),
+    });
   }
   const snapshots = new Map<string, SnapshotSummary>();
   for (const [i, row] of rows.entries()) {
@@ -60,6 +81,7 @@ export function parseRepoInfo(bytes: Uint8Array, object: string, maxBytes: numbe
       flushedAtMicros: row.flushedAtMicros,
       flushedAt: new Date(Math.floor(row.flushedAtMicros / 1000)),
       message: row.message,
+      prunedAncestorTxLogs: row.pruned,
     });
   }
   const refs = (slot: number, kind: string): Map<string, string> => {

@@ -5,13 +5,15 @@
  * A repository migrated from 1 to 2 has a repo info file and spec 1 snapshots, which
  * read the same way.
  */
-import { type Store, type StoreRequestOptions, ZarrError } from "@zarr/spec";
+import { mapConcurrent, type Store, type StoreRequestOptions, ZarrError } from "@zarr/spec";
+import { diffFromLogs, type IcechunkDiff, mergeTransactionLogs } from "./diff.js";
 import { icechunkError } from "./errors.js";
 import { DEFAULT_MAX_METADATA_BYTES, IcechunkStore, type IcechunkStoreOptions } from "./icechunk-store.js";
 import { decodeObjectId } from "./object-id.js";
 import { listRefsV1, type RefKind, readRefV1 } from "./refs-v1.js";
 import { parseRepoInfo, REPO_INFO_KEY, type RepoInfo, type SnapshotSummary } from "./repo-info.js";
 import { parseSnapshot, type Snapshot, snapshotKey } from "./snapshot.js";
+import { parseTransactionLog, type TransactionLog, transactionLogKey } from "./transaction-log.js";
 
 /** Which snapshot to read: a branch's tip (default `main`), a tag, or a snapshot id. */
 export type IcechunkVersion = { branch: string } | { tag: string } | { snapshot: string };
@@ -109,20 +111,135 @@ export class IcechunkRepository {
   /**
    * The history of a branch, tag or snapshot: that snapshot first, then each parent up to
    * the repository's first commit. Spec 2 reads it from the repo info file; spec 1 reads
-   * one snapshot file per commit.
+   * one snapshot file per commit. After expiration a snapshot's parent is the one the
+   * expiration re-pointed it to (the expired commits are gone from the history).
    */
   async ancestry(version: IcechunkVersion = { branch: "main" }, options: StoreRequestOptions = {}): Promise<SnapshotSummary[]> {
-    let id: string | undefined = await this.resolve(version, options);
     const out: SnapshotSummary[] = [];
+    for await (const summary of this.#history(await this.resolve(version, options), options)) out.push(summary);
+    return out;
+  }
+
+  /** Snapshot `id`'s history, newest first, read only as far as the caller iterates. */
+  async *#history(id: string | undefined, options: StoreRequestOptions): AsyncGenerator<SnapshotSummary> {
     const seen = new Set<string>();
     while (id !== undefined) {
       if (seen.has(id)) throw icechunkError("CODEC_FAILED", snapshotKey(id), "corrupt history: the parent links form a cycle");
       seen.add(id);
       const summary: SnapshotSummary = this.info?.snapshots.get(id) ?? summarize(await this.snapshot(id, options));
-      out.push(summary);
+      yield summary;
       id = summary.parentId;
     }
-    return out;
+  }
+
+  /** The transaction log of `id` (a snapshot id, or a pruned ancestor's log id); `undefined` when storage has none. */
+  async #readTransactionLog(id: string, options: StoreRequestOptions): Promise<TransactionLog | undefined> {
+    const key = transactionLogKey(id);
+    const bytes = await this.storage.get(key, options);
+    return bytes === undefined ? undefined : parseTransactionLog(bytes, key, this.#maxBytes);
+  }
+
+  /** Snapshot `id`'s own transaction log; `NODE_NOT_FOUND` when the file is missing. */
+  async #ownTransactionLog(id: string, options: StoreRequestOptions): Promise<TransactionLog> {
+    const log = await this.#readTransactionLog(id, options);
+    const key = transactionLogKey(id);
+    if (log === undefined) throw icechunkError("NODE_NOT_FOUND", key, "the transaction log file is missing");
+    if (log.id !== id) throw icechunkError("CODEC_FAILED", key, `corrupt file: it holds the transaction log of snapshot ${log.id}`);
+    return log;
+  }
+
+  /**
+   * The full change history of the commits `ids` (oldest first): for each, the logs of its
+   * expired ancestors that the repo info lists (spec 2.1, oldest first), then its own.
+   * Pruned logs storage no longer holds (an older garbage collection deleted them) are
+   * skipped and named in `missing`. All the files are read with one bound on reads in flight.
+   */
+  async #changeHistory(ids: string[], options: StoreRequestOptions): Promise<{ logs: TransactionLog[]; merged: string[]; missing: string[] }> {
+    const wanted: { id: string; own: boolean }[] = [];
+    for (const id of ids) {
+      for (const pruned of this.info?.snapshots.get(id)?.prunedAncestorTxLogs ?? []) wanted.push({ id: pruned, own: false });
+      wanted.push({ id, own: true });
+    }
+    const found = await mapConcurrent(
+      wanted,
+      LOG_READS_IN_FLIGHT,
+      ({ id, own }) => (own ? this.#ownTransactionLog(id, options) : this.#readTransactionLog(id, options)),
+      { signal: options.signal },
+    );
+    const logs: TransactionLog[] = [];
+    const merged: string[] = [];
+    const missing: string[] = [];
+    for (const [i, log] of found.entries()) {
+      const { id, own } = wanted[i];
+      if (log === undefined) missing.push(id);
+      else {
+        logs.push(log);
+        if (!own) merged.push(id);
+      }
+    }
+    return { logs, merged, missing };
+  }
+
+  /**
+   * What commit `snapshot` changed, by node id, as Icechunk's `inspect_transaction_log`
+   * shows it. When expiration re-parented the snapshot (spec 2.1: the repo info lists its
+   * pruned ancestors' logs), the result merges those logs with its own and says so in
+   * `syntheticComposite`, naming the logs merged and those storage no longer holds.
+   * `snapshot` is a snapshot id (read as given, so the log of an expired ancestor a
+   * composite names can be inspected too) or a branch, tag or snapshot to resolve.
+   * `NODE_NOT_FOUND` when the snapshot's own log is missing (spec 1 initial commits have none).
+   *
+   * @example
+   * ```ts
+   * const log = await repo.transactionLog(await repo.resolve({ branch: "main" }));
+   * console.log(log.newArrays, log.updatedChunks, log.syntheticComposite);
+   * ```
+   */
+  async transactionLog(snapshot: string | IcechunkVersion, options: StoreRequestOptions = {}): Promise<TransactionLogInspection> {
+    // An id is read as given, even one the history no longer lists: an expired ancestor's
+    // log that a composite names can be inspected on its own, as in Icechunk.
+    const id = typeof snapshot === "string" ? snapshotIdOf(snapshot) : await this.resolve(snapshot, options);
+    const { logs, merged, missing } = await this.#changeHistory([id], options);
+    if (logs.length === 1 && missing.length === 0) return { ...logs[0], syntheticComposite: undefined };
+    return { ...mergeTransactionLogs(id, logs), syntheticComposite: { mergedPrunedAncestorTxLogs: merged, missingTxLogs: missing } };
+  }
+
+  /**
+   * What changed from snapshot `from` to snapshot `to` (each a branch, tag or snapshot id),
+   * as Icechunk's `Repository.diff` reports it: new, deleted and updated groups and arrays
+   * by path, and the chunk coordinates written or deleted per array path. Folds the
+   * transaction logs of the commits after `from` up to `to` along `to`'s history, each
+   * commit's expired ancestors' logs (spec 2.1) before its own; pruned logs storage no
+   * longer holds are named in `missingTxLogs` (the diff lacks them) rather than failing.
+   * `INVALID_ARGUMENT` when `from` is not an ancestor of `to` (or is `to`).
+   *
+   * @example
+   * ```ts
+   * const history = await repo.ancestry({ branch: "main" });
+   * const diff = await repo.diff({ from: { snapshot: history[1].id }, to: { branch: "main" } });
+   * console.log(diff.updatedChunks["/temperature"]);
+   * ```
+   */
+  async diff(range: { from: IcechunkVersion; to: IcechunkVersion }, options: StoreRequestOptions = {}): Promise<IcechunkDiff> {
+    const [fromId, toId] = await Promise.all([this.resolve(range.from, options), this.resolve(range.to, options)]);
+    const between: string[] = [];
+    let reached = false;
+    for await (const summary of this.#history(toId, options)) {
+      if (summary.id === fromId) {
+        reached = true;
+        break;
+      }
+      between.push(summary.id);
+    }
+    if (!reached || between.length === 0) {
+      throw new ZarrError(
+        "INVALID_ARGUMENT",
+        `Icechunk diff: snapshot ${fromId} is not an ancestor of snapshot ${toId}${fromId === toId ? " (they are the same snapshot)" : ""}; a diff runs from an older commit of the same history`,
+      );
+    }
+    const { logs, missing } = await this.#changeHistory(between.reverse(), options);
+    const [from, to] = await Promise.all([this.snapshot(fromId, options), this.snapshot(toId, options)]);
+    return diffFromLogs(logs, from, to, missing);
   }
 
   /** A read-only store over a branch, tag or snapshot (default: branch `main`). */
@@ -132,6 +249,24 @@ export class IcechunkRepository {
   }
 }
 
+/** `id` checked to name a snapshot (`INVALID_ARGUMENT` if not), upper case. */
+function snapshotIdOf(id: string): string {
+  decodeObjectId(id, 12);
+  return id.toUpperCase();
+}
+
+/** Transaction logs read at once by a diff or an inspection. */
+const LOG_READS_IN_FLIGHT = 8;
+
+/** A transaction log as {@link IcechunkRepository.transactionLog} shows it. */
+export interface TransactionLogInspection extends TransactionLog {
+  /**
+   * Set when the log is not one file but the merge of the snapshot's own log with the logs
+   * of ancestors expiration removed (spec 2.1); `undefined` for a plain log.
+   */
+  syntheticComposite: { mergedPrunedAncestorTxLogs: string[]; missingTxLogs: string[] } | undefined;
+}
+
 function summarize(snapshot: Snapshot): SnapshotSummary {
   return {
     id: snapshot.id,
@@ -139,6 +274,7 @@ function summarize(snapshot: Snapshot): SnapshotSummary {
     flushedAtMicros: snapshot.flushedAtMicros,
     flushedAt: new Date(Math.floor(snapshot.flushedAtMicros / 1000)),
     message: snapshot.message,
+    prunedAncestorTxLogs: [],
   };
 }
 

@@ -10,12 +10,13 @@ import { MemoryStore } from "@zarr/core";
 import { ZarrError } from "@zarr/spec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeFile, FILE_TYPE, IcechunkWriter, idName, snapshotPayload } from "../../../bench/lib/icechunk-writer.mjs";
+import { encodeFile, FILE_TYPE, IcechunkWriter, idName, repoInfoPayload, snapshotPayload, transactionLogPayload } from "../../../bench/lib/icechunk-writer.mjs";
 import { parseHeader } from "../src/file-header.js";
 import { IcechunkRepository, openIcechunk } from "../src/index.js";
 import { Manifest } from "../src/manifest.js";
 import { parseRepoInfo } from "../src/repo-info.js";
 import { parseSnapshot } from "../src/snapshot.js";
+import { parseTransactionLog } from "../src/transaction-log.js";
 import { FIXTURES } from "./helpers.js";
 
 const LIMIT = 1 << 30;
@@ -25,13 +26,42 @@ const SNAPSHOT = fixtureFile("test-repo-v2/snapshots/H7T8YA6KR5TH32F3PS10");
 const MANIFEST = fixtureFile("test-repo-v2/manifests/WTMRMCW414QYFTX7JJPG");
 const SNAPSHOT_V1 = fixtureFile("test-repo-v1/snapshots/XDZ162T1TYBEJMK99NPG");
 const MANIFEST_V1 = fixtureFile("test-repo-v1/manifests/Q04J7QW5RQ8D17TPA10G");
+const TX_LOG = fixtureFile("test-repo-v2/transactions/ZA24GZGPNK3GH682Q1R0");
+const TX_LOG_V1 = fixtureFile("test-repo-v1/transactions/7XAF0Q905SH4938DN9CG");
+/** A log with every list and a move (the fixtures have neither deletions nor moves). */
+const TX_LOG_FULL = encodeFile(
+  transactionLogPayload(new Uint8Array(12).fill(7), {
+    newGroups: [new Uint8Array(8).fill(1)], newArrays: [new Uint8Array(8).fill(2)], deletedGroups: [new Uint8Array(8).fill(3)],
+    deletedArrays: [new Uint8Array(8).fill(4)], updatedGroups: [new Uint8Array(8).fill(5)], updatedArrays: [new Uint8Array(8).fill(6)],
+    updatedChunks: [{ nodeId: new Uint8Array(8).fill(2), chunks: [[1, 2, 3], [0, 9, 9]] }],
+    movedNodes: [{ from: "/a", to: "/b", nodeId: new Uint8Array(8).fill(8), array: true }],
+  }),
+  FILE_TYPE.transactionLog,
+);
+
+/** A spec 2.1 repo info: the second snapshot lists two pruned ancestor logs. */
+const REPO_PRUNED = encodeFile(
+  repoInfoPayload({
+    snapshots: [
+      { id: new Uint8Array(12).fill(1), parent: -1, flushedAtMicros: 1, message: "first" },
+      { id: new Uint8Array(12).fill(2), parent: 0, flushedAtMicros: 2, message: "tip", prunedAncestorTxLogs: [new Uint8Array(12).fill(3), new Uint8Array(12).fill(4)] },
+    ],
+    branches: { main: 1 },
+    tags: {},
+  }),
+  FILE_TYPE.repoInfo,
+);
 
 const PARSERS: [string, Uint8Array, (bytes: Uint8Array) => unknown][] = [
+  ["repo (2.1)", REPO_PRUNED, (b) => parseRepoInfo(b, "repo (2.1)", LIMIT)],
   ["repo", REPO, (b) => parseRepoInfo(b, "repo", LIMIT)],
   ["snapshots/H7T8YA6KR5TH32F3PS10", SNAPSHOT, (b) => parseSnapshot(b, "snapshots/H7T8YA6KR5TH32F3PS10", LIMIT)],
   ["snapshots/XDZ162T1TYBEJMK99NPG", SNAPSHOT_V1, (b) => parseSnapshot(b, "snapshots/XDZ162T1TYBEJMK99NPG", LIMIT)],
   ["manifests/WTMRMCW414QYFTX7JJPG", MANIFEST, (b) => readAllRefs(new Manifest(b, "manifests/WTMRMCW414QYFTX7JJPG", LIMIT))],
   ["manifests/Q04J7QW5RQ8D17TPA10G", MANIFEST_V1, (b) => readAllRefs(new Manifest(b, "manifests/Q04J7QW5RQ8D17TPA10G", LIMIT))],
+  ["transactions/ZA24GZGPNK3GH682Q1R0", TX_LOG, (b) => parseTransactionLog(b, "transactions/ZA24GZGPNK3GH682Q1R0", LIMIT)],
+  ["transactions/7XAF0Q905SH4938DN9CG", TX_LOG_V1, (b) => parseTransactionLog(b, "transactions/7XAF0Q905SH4938DN9CG", LIMIT)],
+  ["transactions/FULL", TX_LOG_FULL, (b) => parseTransactionLog(b, "transactions/FULL", LIMIT)],
 ];
 
 /** Looks up every reference a fixture's array could have (node ids from the snapshot). */
@@ -59,6 +89,12 @@ function expectCoded(run: () => unknown, code: string, object: string): void {
 }
 
 describe("the header", () => {
+  it("reads spec 2.1 pruned ancestor logs, and none from older repo info files", () => {
+    const info = parseRepoInfo(REPO_PRUNED, "repo", LIMIT);
+    expect([...info.snapshots.values()].map((s) => s.prunedAncestorTxLogs)).toEqual([[], [idName(new Uint8Array(12).fill(3)), idName(new Uint8Array(12).fill(4))]]);
+    expect([...parseRepoInfo(REPO, "repo", LIMIT).snapshots.values()].every((s) => s.prunedAncestorTxLogs.length === 0)).toBe(true);
+  });
+
   it("reads the fixtures' headers", () => {
     expect(parseHeader(REPO, "repo")).toEqual({ writer: "ic-2.0.0-alpha.7", specVersion: 2, fileType: 6, compression: 1 });
     expect(parseHeader(SNAPSHOT_V1, "s")).toEqual({ writer: "ic-0.1.3", specVersion: 1, fileType: 1, compression: 1 });
@@ -126,8 +162,14 @@ describe("fuzzing the parsers with the fixtures' files", () => {
   }
   it("random bytes after a valid header throw ZarrErrors", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom(1, 2, 6), (body, type) => {
-        for (const parse of [(b: Uint8Array) => parseRepoInfo(b, "r", LIMIT), (b: Uint8Array) => parseSnapshot(b, "s", LIMIT), (b: Uint8Array) => new Manifest(b, "m", LIMIT)]) {
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom(1, 2, 4, 6), (body, type) => {
+        const parsers = [
+          (b: Uint8Array) => parseRepoInfo(b, "r", LIMIT),
+          (b: Uint8Array) => parseSnapshot(b, "s", LIMIT),
+          (b: Uint8Array) => new Manifest(b, "m", LIMIT),
+          (b: Uint8Array) => parseTransactionLog(b, "t", LIMIT),
+        ];
+        for (const parse of parsers) {
           try {
             parse(encodeFile(body, type, { compression: 0 }));
           } catch (error) {

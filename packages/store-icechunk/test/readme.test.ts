@@ -18,5 +18,8 @@ it("the README examples run", () => {
   expect(out).toContain("Float32Array(4) [ 14, 14, 14, 14 ]");
   expect(out).toContain("containers: [ 's3://data/' ]");
   expect(out).toContain("{ snapshot: '1CECHNKREP0F1RSTCMT0' } 12");
+  expect(out).toContain("'/group1/big_chunks': [ [ 0, 0 ], [ 0, 1 ], [ 1, 0 ], [ 1, 1 ] ],\n  '/group1/small_chunks': [ [ 0 ], [ 1 ], [ 2 ], [ 3 ], [ 4 ] ]");
+  expect(out).toContain("{ nodeId: 'M5FWFRAWRB31Y', chunks: [ [ 0, 0 ] ] } undefined M5FWFRAWRB31Y");
+  expect(out).toContain("\nINVALID_ARGUMENT\n");
   expect(out).toContain('NODE_NOT_FOUND: Icechunk tag deleted: ref not found: the repository has no tag "deleted"');
 });
