@@ -164,9 +164,10 @@ ${PARTS_USAGE}`,
   ReferenceFileSystem reads it too). One array (data) whose chunks are the TIFF's tiles:
   [y, x] for one band, [y, x, band] pixel-interleaved, [band, y, x] band-separate; inline y/x
   coordinates; proj:code and spatial:transform on the group; the GDAL nodata value as fill value.
-  Referenced: uncompressed, DEFLATE (zlib) and ZSTD tiles without predictor, and strips when
-  they divide the height. JPEG, LZW, WebP, LERC, ... and predictors 2 and 3 have no Zarr codec:
-  refused (rewrite with gdal_translate -co TILED=YES -co COMPRESS=DEFLATE -co PREDICTOR=1).
+  Referenced: uncompressed, DEFLATE (zlib), ZSTD and LZW (imagecodecs_lzw: @zarr/codec-lzw, or
+  zarr-python with imagecodecs) tiles without predictor, and strips when they divide the height.
+  JPEG, WebP, LERC, ... and predictors 2 and 3 have no Zarr codec: refused (rewrite with
+  gdal_translate -co TILED=YES -co COMPRESS=DEFLATE -co PREDICTOR=1).
   --target-url URL   the URL the references point to (https://…, s3://…); default the TIFF's
                      absolute file:// URL
   --name NAME        the data array's name (default data)

@@ -149,6 +149,26 @@ describe("zarr refs from-geotiff", () => {
     });
   }
 
+  it("LZW (imagecodecs_lzw): 256×256 tiles whose codes grow to 12 bits and clear the table read what GDAL reads", async () => {
+    requirePeer(haveGdal(), "GDAL (gdal-bin)");
+    const w = 300;
+    const h = 260;
+    // Smooth values with noise: long enough LZW streams to pass 9–12-bit codes and table resets.
+    const band = Int16Array.from({ length: w * h }, (_, i) => Math.round(1000 * Math.sin(i / 500) + next() * 40));
+    const rgb = [0, 1, 2].map(() => Uint8Array.from({ length: w * h }, (_, i) => ((i % w) + Math.floor(next() * 8)) & 0xff));
+    for (const [bands, interleave, dims] of [
+      [[band], "PIXEL", ["y", "x"]],
+      [rgb, "PIXEL", ["y", "x", "band"]],
+      [rgb, "BAND", ["band", "y", "x"]],
+    ] as Array<[Band[], string, string[]]>) {
+      const tif = gdalTiff(bands, w, h, ["-co", "TILED=YES", "-co", "COMPRESS=LZW", "-co", `INTERLEAVE=${interleave}`]);
+      const { out, summary } = await references(tif);
+      expect(summary.compressor).toEqual({ id: "imagecodecs_lzw" });
+      expect(summary.dimensions).toEqual(dims);
+      expect((await ourValues(out, dims)).equals(gdalValues(tif))).toBe(true);
+    }
+  });
+
   it("sparse tiles are left out and read as the nodata value, as GDAL reads them", async () => {
     requirePeer(haveGdal(), "GDAL (gdal-bin)");
     const band = int16Band();
@@ -184,6 +204,7 @@ describe("zarr refs from-geotiff", () => {
 
   const refused: Array<[string, () => Band[], string[], string]> = [
     ["JPEG", () => [uint8Band()], ["-co", "COMPRESS=JPEG"], "JPEG-compressed, which no Zarr codec decodes"],
+    ["LZW with predictor 2", () => [int16Band()], ["-co", "COMPRESS=LZW", "-co", "PREDICTOR=2"], "uses predictor 2 (horizontal differencing)"],
     ["predictor 2", () => [int16Band()], ["-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"], "uses predictor 2 (horizontal differencing)"],
     ["predictor 3", () => [float32Band()], ["-co", "COMPRESS=ZSTD", "-co", "PREDICTOR=3"], "uses predictor 3 (floating-point)"],
     ["PackBits", () => [int16Band()], ["-co", "COMPRESS=PACKBITS"], "PackBits-compressed"],

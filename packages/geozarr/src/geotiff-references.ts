@@ -76,13 +76,14 @@ const COMPRESSORS: Record<number, JsonObject | null> = {
   32946: { id: "zlib", level: 6 },
   // libtiff writes one zstd frame per tile.
   50000: { id: "zstd", level: 9 },
+  // TIFF 6.0 LZW: imagecodecs' numcodecs codec (@zarr/codec-lzw here; zarr-python with imagecodecs).
+  5: { id: "imagecodecs_lzw" },
 };
 
 const COMPRESSION_NAMES: Record<number, string> = {
   2: "CCITT RLE",
   3: "CCITT Group 3",
   4: "CCITT Group 4",
-  5: "LZW",
   6: "old-style JPEG",
   7: "JPEG",
   32773: "PackBits",
@@ -148,7 +149,7 @@ async function blockLayout(image: GeoTIFFImage, info: GeoTiffInfo, file: string)
   const compression = info.compression;
   if (!Object.hasOwn(COMPRESSORS, compression)) {
     const name = COMPRESSION_NAMES[compression] ?? `compression ${compression}`;
-    fail("UNSUPPORTED", file, `its tiles are ${name}-compressed, which no Zarr codec decodes; referenceable: uncompressed, DEFLATE, ZSTD (rewrite it, e.g. gdal_translate -co COMPRESS=DEFLATE)`);
+    fail("UNSUPPORTED", file, `its tiles are ${name}-compressed, which no Zarr codec decodes; referenceable: uncompressed, DEFLATE, ZSTD, LZW (rewrite it, e.g. gdal_translate -co COMPRESS=DEFLATE)`);
   }
   const predictor = Number((await tagValue(image, "Predictor")) ?? 1);
   if (predictor !== 1) {
@@ -186,8 +187,9 @@ async function blockLayout(image: GeoTIFFImage, info: GeoTiffInfo, file: string)
  * byte count 0) are left out and read as the fill value (the GDAL nodata value, else 0).
  * Strips are referenced as `[rowsPerStrip, width]` chunks when they divide the height.
  *
- * TIFF compressions map to numcodecs compressors: none, DEFLATE → `zlib`, ZSTD → `zstd`.
- * Others (JPEG, LZW, WebP, ...) and predictors 2 and 3 are refused with `UNSUPPORTED`.
+ * TIFF compressions map to numcodecs compressors: none, DEFLATE → `zlib`, ZSTD → `zstd`,
+ * LZW → `imagecodecs_lzw` (read with `@zarr/codec-lzw`, or by zarr-python with imagecodecs).
+ * Others (JPEG, WebP, LERC, ...) and predictors 2 and 3 are refused with `UNSUPPORTED`.
  *
  * @example
  * ```ts

@@ -14,7 +14,7 @@ import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage
 import { fmt, parseConventionsOption } from "./geozarr/shared.js";
 
 /** TIFF Compression values as `gdalinfo` names them (for the summary). */
-const COMPRESSION = { 1: "none", 8: "DEFLATE", 32946: "DEFLATE", 50000: "ZSTD" } as Record<number, string>;
+const COMPRESSION = { 1: "none", 5: "LZW", 8: "DEFLATE", 32946: "DEFLATE", 50000: "ZSTD" } as Record<number, string>;
 
 /** Runs `zarr refs`. */
 export async function refsCommand(args: string[], io: CliIO): Promise<void> {
