@@ -123,7 +123,25 @@ export function numbers(v: unknown): number[] | undefined {
 }
 
 /** Reads the georeferencing and raster description of a TIFF image (no pixel data). */
-export async function describeImage(image: GeoTIFFImage, file: string): Promise<GeoTiffInfo> {
+export function describeImage(image: GeoTIFFImage, file: string): Promise<GeoTiffInfo> {
+  return readingTiff(file, () => describeImageUnchecked(image, file));
+}
+
+/**
+ * Runs `read` (geotiff calls on a possibly corrupt file) and turns what the parser throws
+ * on bad bytes (a RangeError past the end, a TypeError on a missing tag) into an
+ * `INVALID_ARGUMENT` ZarrError naming the file; ZarrErrors and aborts pass unchanged.
+ */
+export async function readingTiff<T>(file: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ZarrError || (error as Error)?.name === "AbortError") throw error;
+    throw new ZarrError("INVALID_ARGUMENT", `GeoTIFF ${file}: not a readable TIFF (${(error as Error)?.message ?? String(error)})`, { cause: error });
+  }
+}
+
+async function describeImageUnchecked(image: GeoTIFFImage, file: string): Promise<GeoTiffInfo> {
   const width = image.getWidth();
   const height = image.getHeight();
   if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE) {
@@ -239,7 +257,7 @@ export async function openTiff(source: ArrayBuffer | Uint8Array | string, signal
 }
 
 export async function getImage(tiff: GeoTIFF, index: number, file: string): Promise<GeoTIFFImage> {
-  const count = await tiff.getImageCount();
+  const count = await readingTiff(file, () => tiff.getImageCount());
   if (!Number.isSafeInteger(index) || index < 0 || index >= count) fail("INVALID_ARGUMENT", file, `has ${count} image(s), there is no image ${index}`);
   try {
     return await tiff.getImage(index);

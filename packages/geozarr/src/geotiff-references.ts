@@ -13,7 +13,7 @@ import { isAxisAligned } from "./affine.js";
 import type { Registration } from "./attributes.js";
 import { type ConventionsOption, datasetAttributes } from "./builders.js";
 import type { Crs } from "./crs.js";
-import { describeImage, fail, fillJson, fitsInteger, type GeoTiffInfo, getImage, openTiff, tagValue } from "./geotiff-image.js";
+import { describeImage, fail, fillJson, fitsInteger, type GeoTiffInfo, getImage, openTiff, readingTiff, tagValue } from "./geotiff-image.js";
 import { gdalCrsAttribute } from "./pyramid.js";
 
 /** A kerchunk reference: inline text (`base64:` for bytes) or `[url, offset, length]`. */
@@ -214,7 +214,7 @@ export async function geoTiffReferences(source: ArrayBuffer | Uint8Array | strin
     const info = await describeImage(image, file);
     const crs: Crs | undefined = options.crs ?? (info.code === undefined ? undefined : { code: info.code });
     if (crs === undefined) fail("UNSUPPORTED", file, "its GeoKeys name no EPSG CRS (a user-defined CRS): pass a CRS");
-    const layout = await blockLayout(image, info, file);
+    const layout = await readingTiff(file, () => blockLayout(image, info, file));
     throwIfAborted(signal);
     const warnings: string[] = [];
     let nodata = info.nodata;
