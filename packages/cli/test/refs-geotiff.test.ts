@@ -242,5 +242,8 @@ describe("zarr refs from-geotiff", () => {
     expect((await run("refs", "from-geotiff", tif, out, "--overwrite", "--target-url", "scene.tif")).code).toBe(2);
     expect((await run("refs", "from-geotiff", tif, out, "--overwrite", "--name", "x")).err).toContain("[INVALID_ARGUMENT]");
     expect((await run("refs", "--help")).out).toContain("Usage: zarr refs from-geotiff");
+    const unwritable = await run("refs", "from-geotiff", tif, path.join(out, "no-such-dir", "refs.json"));
+    expect(unwritable.err).toMatch(/\[STORE_FAILED\] cannot write .*refs\.json \(ENOTDIR\)/);
+    expect((await run("refs", "from-geotiff", path.join(path.dirname(out), "missing.tif"), `${out}.2`)).err).toContain("cannot open (ENOENT)");
   });
 });

@@ -70,7 +70,11 @@ export async function refsCommand(args: string[], io: CliIO): Promise<void> {
     await io.write(`${text}\n`);
     return;
   }
-  await writeFile(out, text);
+  try {
+    await writeFile(out, text);
+  } catch (error) {
+    throw new ZarrError("STORE_FAILED", `cannot write ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
   if (values.json) {
     const { references: _, ...summary } = result;
     await io.write(`${stringifyJson({ ...summary, output: out, target: result.references.templates.u } as unknown as JsonObject, 2)}\n`);
