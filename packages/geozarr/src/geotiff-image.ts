@@ -52,6 +52,7 @@ const USER_DEFINED = 32767;
 /** Raster dimensions above this are rejected before anything is allocated (a corrupt header). */
 const MAX_SIDE = 2 ** 31 - 1;
 
+/** Throws a ZarrError `GeoTIFF <file>: <problem>`. */
 export function fail(code: "INVALID_ARGUMENT" | "UNSUPPORTED", file: string, problem: string): never {
   throw new ZarrError(code, `GeoTIFF ${file}: ${problem}`);
 }
@@ -109,12 +110,14 @@ function imageTransform(scale: ArrayLike<number> | undefined, tiepoints: ArrayLi
   return t;
 }
 
+/** A tag's value (loading deferred arrays such as TileOffsets), or undefined when the image lacks it. */
 export async function tagValue(image: GeoTIFFImage, tag: string): Promise<unknown> {
   const dir = image.getFileDirectory();
   if (!dir.hasTag(tag as never)) return undefined;
   return dir.loadValue(tag as never);
 }
 
+/** A tag value as a number array (undefined when it is none). */
 export function numbers(v: unknown): number[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === "number") return [v];
@@ -208,6 +211,7 @@ function isValidName(name: string | undefined): name is string {
   }
 }
 
+/** The band array names {@link BandNaming} asks for, checked usable and distinct. */
 export function bandNames(info: GeoTiffInfo, option: BandNaming | undefined, file: string): string[] {
   const numbered = info.descriptions.map((_, i) => `band_${i + 1}`);
   if (option === undefined || option === "description") {
@@ -229,6 +233,7 @@ export function fitsInteger(dt: string, v: number): boolean {
   return v >= -(2 ** (bits - 1)) && v < 2 ** (bits - 1);
 }
 
+/** A number as Zarr fill-value JSON (`"NaN"`, `"Infinity"`, `"-Infinity"` for the specials). */
 export function fillJson(v: number): JsonValue {
   if (Number.isNaN(v)) return "NaN";
   if (v === Number.POSITIVE_INFINITY) return "Infinity";
@@ -236,7 +241,7 @@ export function fillJson(v: number): JsonValue {
   return v;
 }
 
-
+/** Opens a TIFF from a path or bytes; what cannot be opened is an `INVALID_ARGUMENT` ZarrError naming it. */
 export async function openTiff(source: ArrayBuffer | Uint8Array | string, signal?: AbortSignal): Promise<GeoTIFF> {
   try {
     if (typeof source === "string") return await fromFile(source, signal);
@@ -256,6 +261,7 @@ export async function openTiff(source: ArrayBuffer | Uint8Array | string, signal
   }
 }
 
+/** Image (IFD) `index` of the TIFF, or an `INVALID_ARGUMENT` ZarrError naming the file. */
 export async function getImage(tiff: GeoTIFF, index: number, file: string): Promise<GeoTIFFImage> {
   const count = await readingTiff(file, () => tiff.getImageCount());
   if (!Number.isSafeInteger(index) || index < 0 || index >= count) fail("INVALID_ARGUMENT", file, `has ${count} image(s), there is no image ${index}`);

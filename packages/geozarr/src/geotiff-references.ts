@@ -139,7 +139,7 @@ function coordinates(info: GeoTiffInfo, axis: "y" | "x"): Float64Array {
   return values;
 }
 
-function zarray(shape: number[], chunks: number[], dtype: string, compressor: JsonObject | null, fill: JsonValue): string {
+function zarray(shape: number[], chunks: number[], dtype: string, compressor: JsonObject | null, fill: JsonValue | null): string {
   return JSON.stringify({ zarr_format: 2, shape, chunks, dtype, compressor, fill_value: fill, filters: null, order: "C", dimension_separator: "." });
 }
 
@@ -184,7 +184,8 @@ async function blockLayout(image: GeoTIFFImage, info: GeoTiffInfo, file: string)
  * image size (TIFF edge tiles are whole tiles, as Zarr's edge chunks are). One band gives
  * a `[y, x]` array; several give `[y, x, band]` (pixel-interleaved, chunks of all bands)
  * or `[band, y, x]` (band-separate, one chunk per band per tile). Sparse tiles (offset or
- * byte count 0) are left out and read as the fill value (the GDAL nodata value, else 0).
+ * byte count 0) are left out and read as the fill value (the GDAL nodata value, else 0; with
+ * neither nodata nor sparse tiles the fill value is null, so xarray masks nothing).
  * Strips are referenced as `[rowsPerStrip, width]` chunks when they divide the height.
  *
  * TIFF compressions map to numcodecs compressors: none, DEFLATE → `zlib`, ZSTD → `zstd`,
@@ -230,7 +231,6 @@ export async function geoTiffReferences(source: ArrayBuffer | Uint8Array | strin
     const shape = !multi ? [info.height, info.width] : planar === "band" ? [info.bands, info.height, info.width] : [info.height, info.width, info.bands];
     const chunks = !multi ? [bh, bw] : planar === "band" ? [1, bh, bw] : [bh, bw, info.bands];
     const dtype = numpyDtype(info.dataType, image.littleEndian);
-    const fill = nodata === undefined ? 0 : fillJson(nodata);
 
     const refs: Record<string, GeoTiffReference> = {};
     const spatial = { dimensions: ["y", "x"] as const, transform: info.transform, shape: [info.height, info.width] as const, registration: info.registration };
@@ -244,8 +244,6 @@ export async function geoTiffReferences(source: ArrayBuffer | Uint8Array | strin
       if (info.offsets[0] !== undefined) attributes.add_offset = info.offsets[0];
     }
     if (options.gdalCrs ?? true) attributes._CRS = gdalCrsAttribute(crs);
-    refs[`${name}/.zarray`] = zarray(shape, chunks, dtype, layout.compressor, fill);
-    refs[`${name}/.zattrs`] = JSON.stringify(attributes);
     for (const axis of ["y", "x"] as const) {
       const values = coordinates(info, axis);
       refs[`${axis}/.zarray`] = zarray([values.length], [values.length], "<f8", null, "NaN");
@@ -254,12 +252,13 @@ export async function geoTiffReferences(source: ArrayBuffer | Uint8Array | strin
     }
     if (multi) {
       // The band numbers as GDAL counts them: the band dimension's coordinate, which a GeoZarr Dataset needs.
-      refs["band/.zarray"] = zarray([info.bands], [info.bands], "<i4", null, 0);
+      refs["band/.zarray"] = zarray([info.bands], [info.bands], "<i4", null, null);
       refs["band/.zattrs"] = JSON.stringify({ _ARRAY_DIMENSIONS: ["band"] });
       refs["band/0"] = inlineBytes(Int32Array.from({ length: info.bands }, (_, b) => b + 1));
     }
 
     const fileSize = typeof source === "string" ? await sizeOf(source) : source.byteLength;
+    const chunkRefs: Record<string, GeoTiffReference> = {};
     let referenced = 0;
     let sparse = 0;
     for (let p = 0; p < planes; p++) {
@@ -277,11 +276,18 @@ export async function geoTiffReferences(source: ArrayBuffer | Uint8Array | strin
           if (layout.compressor === null && length !== layout.rawBytes) {
             fail("INVALID_ARGUMENT", file, `uncompressed block ${k} (chunk ${name}/${key}) holds ${length} bytes, not the ${layout.rawBytes} of a whole ${bh}×${bw} block`);
           }
-          refs[`${name}/${key}`] = ["{{u}}", offset, length];
+          chunkRefs[`${name}/${key}`] = ["{{u}}", offset, length];
           referenced++;
         }
       }
     }
+    // The fill value is what GDAL reads where no tile is stored: the nodata value, else 0. Without
+    // nodata and without sparse tiles there is no such place, and null keeps readers such as
+    // xarray (which masks a Zarr v2 fill_value) from taking the value 0 for missing data.
+    const fill = nodata !== undefined ? fillJson(nodata) : sparse > 0 ? 0 : null;
+    refs[`${name}/.zarray`] = zarray(shape, chunks, dtype, layout.compressor, fill);
+    refs[`${name}/.zattrs`] = JSON.stringify(attributes);
+    Object.assign(refs, chunkRefs);
     const result: GeoTiffReferencesResult = {
       references: { version: 1, templates: { u: target }, refs },
       array: name,
