@@ -132,6 +132,8 @@ describe("zarr refs from-geotiff", () => {
       // 3 tile rows × 3 tile columns: the last row and column reach past the 45×70 image.
       expect(summary.referenced).toBe(c.dims[0] === "band" ? 9 * summary.shape[0] : 9);
       expect(doc.templates.u).toBe(`file://${tif}`);
+      // No nodata, no sparse tiles: no fill value, so xarray masks nothing.
+      expect(JSON.parse(doc.refs["data/.zarray"]).fill_value).toBeNull();
       const reference = gdalValues(tif);
       expect((await ourValues(out, c.dims)).equals(reference)).toBe(true);
       if (c.pythonReads && python()) expect(pythonValues(out).equals(reference)).toBe(true);
