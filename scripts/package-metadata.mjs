@@ -28,6 +28,7 @@ const KEYWORDS = {
   "codec-gzip": ["codec", "gzip", "zlib", "compression"],
   "codec-lz4": ["codec", "lz4", "compression"],
   "codec-lzma": ["codec", "lzma", "xz", "compression"],
+  "codec-lzw": ["codec", "lzw", "tiff", "imagecodecs", "compression"],
   "codec-pcodec": ["codec", "pcodec", "pco", "numcodecs", "compression", "floats"],
   "codec-sharding": ["codec", "sharding", "sharding_indexed"],
   "codec-vlen": ["codec", "vlen-utf8", "vlen-bytes", "strings"],

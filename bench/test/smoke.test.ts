@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { haveChromium, havePythonZarr, requirePeer, requirePythonZarr } from "../../scripts/test-env.mjs";
+import { haveChromium, haveGdal, havePythonZarr, requirePeer, requirePythonZarr } from "../../scripts/test-env.mjs";
 
 const BENCH = join(import.meta.dirname, "..");
 // The scripts' data goes to a directory of this run (not the shared cache), removed at the end.
@@ -74,6 +74,12 @@ describe("bench scripts (--quick)", { timeout: 300_000 }, () => {
     }
     expect(out).toMatch(/\| round trips after the metadata[^|]*\| +\d+ \| +≤ 2 \|/);
     expect(out).toMatch(TARGETS);
+  });
+
+  it("bench/geotiff-refs.mjs reads a GeoTIFF through its reference set and with GDAL, per compression", async () => {
+    requirePeer(haveGdal(), "GDAL (gdal-bin)");
+    const out = await run("geotiff-refs.mjs");
+    for (const c of ["NONE", "DEFLATE", "ZSTD", "LZW"]) expect(out).toMatch(new RegExp(`\\| ${c} +\\| +\\d+\\.\\d{3} \\|.*\\d+\\.\\d\\d× \\|$`, "m"));
   });
 
   it("bench/read.mjs runs the three readers, fresh result and out reused", async () => {

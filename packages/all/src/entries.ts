@@ -9,6 +9,7 @@ import { filterCodecs } from "@zarr/codec-filters";
 import { gzip, zlib } from "@zarr/codec-gzip";
 import { lz4Lazy } from "@zarr/codec-lz4/lazy";
 import { lzmaLazy } from "@zarr/codec-lzma/lazy";
+import { lzwLazy } from "@zarr/codec-lzw/lazy";
 import { pcodecLazy } from "@zarr/codec-pcodec/lazy";
 import { shardingIndexed } from "@zarr/codec-sharding";
 import { vlenBytes, vlenUtf8 } from "@zarr/codec-vlen";
@@ -29,6 +30,7 @@ export const codecEntries: readonly RegistryEntry[] = [
   lz4Lazy,
   bz2Lazy,
   lzmaLazy,
+  lzwLazy,
   pcodecLazy,
   zfpyLazy,
   crc32cCodec,

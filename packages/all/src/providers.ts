@@ -18,6 +18,7 @@ const CODEC_PROVIDERS: Readonly<Record<string, string>> = {
   sharding_indexed: "@zarr/codec-sharding",
   bz2: "@zarr/codec-bz2",
   lzma: "@zarr/codec-lzma",
+  imagecodecs_lzw: "@zarr/codec-lzw",
   pcodec: "@zarr/codec-pcodec",
   zfpy: "@zarr/codec-zfpy",
   delta: "@zarr/codec-filters",

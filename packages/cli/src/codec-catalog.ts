@@ -34,6 +34,7 @@ export const CODEC_CATALOG: readonly CatalogCodec[] = [
   codec("numcodecs.lz4", ["lz4"], "codec-lz4", b2b),
   codec("numcodecs.bz2", ["bz2"], "codec-bz2", b2b),
   codec("numcodecs.lzma", ["lzma"], "codec-lzma", b2b),
+  codec("numcodecs.imagecodecs_lzw", ["imagecodecs_lzw"], "codec-lzw", b2b),
   codec("numcodecs.pcodec", ["pcodec"], "codec-pcodec", a2b),
   codec("numcodecs.zfpy", ["zfpy"], "codec-zfpy", a2b),
   codec("crc32c", ["numcodecs.crc32c"], "codec-crc32c", b2b),

@@ -17,6 +17,7 @@ const COMMANDS: CommandTable = {
   serve: async () => (await import("./commands/serve.js")).serveCommand,
   consolidate: async () => (await import("./commands/consolidate.js")).consolidateCommand,
   icechunk: async () => (await import("./commands/icechunk.js")).icechunkCommand,
+  refs: async () => (await import("./commands/refs.js")).refsCommand,
 };
 
 /**

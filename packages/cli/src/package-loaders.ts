@@ -18,6 +18,7 @@ export const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = 
   "@zarr/codec-lzma": () => import("@zarr/codec-lzma"),
   "@zarr/codec-pcodec": () => import("@zarr/codec-pcodec"),
   "@zarr/codec-zfpy": () => import("@zarr/codec-zfpy"),
+  "@zarr/codec-lzw": () => import("@zarr/codec-lzw"),
   "@zarr/codec-crc32c": () => import("@zarr/codec-crc32c"),
   "@zarr/codec-vlen": () => import("@zarr/codec-vlen"),
   "@zarr/codec-sharding": () => import("@zarr/codec-sharding"),

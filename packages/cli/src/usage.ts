@@ -168,6 +168,26 @@ ${PARTS_USAGE}`,
   Every command reads a repository as STORE: icechunk+<store URL>[?branch=|tag=|snapshot=],
   with ?container=URL_PREFIX (repeatable) allowing its virtual chunks from that container
   and ?checksums=ignore reading them without checking their recorded ETag or time.`,
+  refs: `Usage: zarr refs from-geotiff FILE.tif OUT.json [--target-url URL] [--name NAME] [--image N]
+                       [--crs EPSG:N] [--no-gdal-crs] [--conventions v1|v0.1] [--overwrite] [--json]
+  Write a kerchunk reference set (JSON version 1, Zarr v2) over the tiles of a GeoTIFF, so it
+  reads as Zarr without copying a byte: zarr get reference+file:///abs/OUT.json data (fsspec's
+  ReferenceFileSystem reads it too). One array (data) whose chunks are the TIFF's tiles:
+  [y, x] for one band, [y, x, band] pixel-interleaved, [band, y, x] band-separate; inline y/x
+  coordinates; proj:code and spatial:transform on the group; the GDAL nodata value as fill value.
+  Referenced: uncompressed, DEFLATE (zlib), ZSTD and LZW (imagecodecs_lzw: @zarr/codec-lzw, or
+  zarr-python with imagecodecs) tiles without predictor, and strips when they divide the height.
+  JPEG, WebP, LERC, ... and predictors 2 and 3 have no Zarr codec: refused (rewrite with
+  gdal_translate -co TILED=YES -co COMPRESS=DEFLATE -co PREDICTOR=1).
+  --target-url URL   the URL the references point to (https://…, s3://…); default the TIFF's
+                     absolute file:// URL
+  --name NAME        the data array's name (default data)
+  --image N          which image (IFD) of the file (default 0, the full resolution)
+  --crs EPSG:N       the CRS when the GeoKeys name none (a user-defined CRS)
+  --no-gdal-crs      leave out GDAL's _CRS attribute on the data array
+  --conventions      the GeoZarr declarations to write (v1, default, or v0.1)
+  --overwrite        replace OUT.json; OUT.json "-" prints the references on standard output
+  --json             print what was written as JSON`,
 };
 
 /** Every command's usage ends with its read limits and their defaults (the general usage explains them). */
@@ -194,6 +214,8 @@ Commands:
   consolidate STORE [PATH]            write consolidated metadata (v3 zarr.json, v2 .zmetadata)
   icechunk log REPO [--json]          the history of an Icechunk repository's branch, tag or snapshot
   icechunk diff|tx REPO [...]         changes between two snapshots; one commit's transaction log
+  refs from-geotiff FILE.tif OUT.json  a GeoTIFF's tiles as a kerchunk reference set (read it as
+                                     reference+file:///abs/OUT.json)
 
 STORE is where the hierarchy lives:
   data.zarr                          a local directory (or file:///abs/data.zarr)

@@ -22,5 +22,6 @@ it("the README examples run and print what they say", () => {
   expect(geotiff).toContain("[ 'band_1' ] float32 [ 20, 0, 500000, 0, -20, 5000000 ] -9999");
   expect(geotiff).toContain("EPSG:32633 [ 48, 64 ]\n[ 48, 64 ] 0.10000000149011612\nvalid: true");
   expect(geotiff).toContain("48×64 24×32 12×16");
+  expect(geotiff).toContain("[ 48, 64 ] [ 48, 64 ] >f4 null 1 [ '{{u}}', 1000, 12288 ]");
   expect(registries).toBe("CODEC_UNKNOWN\nUint8Array(4) [ 0, 1, 4, 5 ] true\nUint8Array(1) [ 3 ]\n");
 });

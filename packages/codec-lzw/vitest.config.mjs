@@ -1,0 +1,2 @@
+import { zarrVitestConfig } from "../../vitest.shared.mjs";
+export default zarrVitestConfig();
