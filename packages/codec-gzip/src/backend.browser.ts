@@ -9,13 +9,18 @@ import type { DeflateBackend } from "./backend.js";
 
 /** fflate's backend, loaded once. */
 const load = (): Promise<DeflateBackend> => import("./fflate-backend.js").then((m) => m.fflateBackend);
+/** The stream decoder (one import site: the chunk's name ships once). */
+const stream = () => import("./native-stream.js");
+const hasStream = typeof DecompressionStream === "function";
 
 /** The backend: the runtime's DecompressionStream and fflate, each loaded on first use. */
 export const backend: DeflateBackend = {
-  name: typeof DecompressionStream === "function" ? "DecompressionStream" : "fflate",
+  name: hasStream ? "DecompressionStream" : "fflate",
   preferBlocking: true,
   compressGzip: async (bytes, level) => (await load()).compressGzip(bytes, level),
-  decompressGzip: async (bytes, maxOutput) => (await import("./native-stream.js")).decompress(bytes, "gzip", maxOutput, load),
+  decompressGzip: async (bytes, maxOutput) => (await stream()).decompress(bytes, "gzip", maxOutput, load),
   compressZlib: async (bytes, level) => (await load()).compressZlib(bytes, level),
-  decompressZlib: async (bytes, maxOutput) => (await import("./native-stream.js")).decompress(bytes, "deflate", maxOutput, load),
+  decompressZlib: async (bytes, maxOutput) => (await stream()).decompress(bytes, "deflate", maxOutput, load),
+  // What decoding will load: the stream module, or fflate where there is no stream.
+  prefetch: () => void (hasStream ? stream() : load()).catch(() => {}),
 };
