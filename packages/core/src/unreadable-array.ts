@@ -9,7 +9,7 @@
  */
 import { type ArrayMetadata, type ChunkGrid, type ChunkKeyEncoding, type CodecPipeline, type DataType, type JsonValue, type Scalar, type Store, ZarrError } from "@zarr/spec";
 import { isMemoryLimitError } from "./limit-errors.js";
-import { checkElementFits, memoryLimits } from "./limits.js";
+import { checkElementFits, memoryLimits } from "./up-front.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig } from "./node-options.js";
 import type { Registry } from "./registry.js";

@@ -35,7 +35,7 @@ import {
   type Scalar,
   type StructValue
 } from "@zarr/spec";
-import { elementMemoryBytes, SLOT_BYTES } from "../limits.js";
+import { elementMemoryBytes, SLOT_BYTES } from "../up-front.js";
 import { checkByteLength } from "./byte-order.js";
 import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";

@@ -18,7 +18,7 @@ import {
   throwIfAborted,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
-import { storeSource } from "./store-source.js";
+import { storeSource } from "../up-front.js";
 
 /**
  * Reads the chunk at `ctx.key` into `target` through `cache`; false when it is not stored.

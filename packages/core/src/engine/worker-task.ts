@@ -32,7 +32,7 @@ import { buildPipeline } from "../pipeline.js";
 import { createRegistry } from "../registry.js";
 import { ownsBuffer } from "../workers/protocol.js";
 import { loadWorkerModule } from "../workers/worker-modules.js";
-import { storeSource } from "./store-source.js";
+import { storeSource } from "../up-front.js";
 
 /** An array's codec chain as a worker rebuilds it. */
 export interface WorkerArray {
