@@ -17,6 +17,8 @@
 // `projectRange` (spec's indexer.js, which the selection modules reach through spec's
 // dimension projections), so that those modules join the same chunk.
 export { projectRange, shapeSize, workerModuleUrl } from "@zarr/spec";
+export { CORE_PACKAGE } from "./data-types/core-package.js";
+export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";
 export { readFailed, storeSource } from "./engine/store-source.js";
 export { checkKeys, GridBase, positiveInt, RegularPartition } from "./grid-parts.js";
 export { IMPLICIT_GROUP } from "./implicit-group.js";
@@ -25,5 +27,3 @@ export { metadataKey, nodePrefix } from "./paths.js";
 export { type DecodingStages, failed, type Stages, stageSpecs } from "./pipeline-stages.js";
 export { parsePlainMetadata } from "./plain-metadata.js";
 export { type DimSelection, invalid, type ResolvedDim, resolveIndex } from "./selection.js";
-export { CORE_PACKAGE } from "./data-types/core-package.js";
-export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";

@@ -36,12 +36,11 @@ import {
   type StructValue
 } from "@zarr/spec";
 import { elementMemoryBytes, SLOT_BYTES } from "../up-front.js";
-import { checkByteLength } from "./byte-order.js";
 import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";
 import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";
+import { CORE_PACKAGE, cannotHold, checkByteLength } from "./numeric-parts.js";
 import { sameValue } from "./object.js";
-import { CORE_PACKAGE, cannotHold } from "./shared.js";
 
 /** One field of a struct: where it sits in the packed record and what it holds. */
 export interface StructField {

@@ -12,8 +12,8 @@ import {
   type WorkerStoreRecipe,
 } from "@zarr/spec";
 import type { ZarrArray } from "../nodes.js";
-import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 import { storeSource } from "../up-front.js";
+import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 import type { ChunkRead } from "./stored-keys.js";
 // By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";
