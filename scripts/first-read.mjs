@@ -7,6 +7,9 @@
 // The bundles run in Node (which has the web APIs they use: fetch, DecompressionStream), with
 // a module hook recording each file loaded: the same files a browser fetches, since which
 // chunks load is decided by the code's imports, not by the runtime.
+//
+//   node scripts/first-read.mjs           the sizes as JSON
+//   node scripts/first-read.mjs --files   each file loaded, with its bytes and the source files it holds
 import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -140,7 +143,12 @@ export async function firstReadSizes() {
         const breakdown = Object.entries(inputs)
           .sort((a, b) => b[1] - a[1])
           .map(([file, bytes]) => ({ file: file.replace(/^(\.\.\/)*/, "").replace(/^node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, ""), bytes }));
-        results[name] = { bytes: run.bytes, files, breakdown };
+        // Each loaded file with its bytes and the source files it holds (for `--files`).
+        const chunks = files.map((f) => {
+          const o = outputs[Object.keys(outputs).find((out) => out.split("/").pop() === f)];
+          return { file: f, bytes: statSync(join(dir, f)).size, inputs: Object.keys(o?.inputs ?? {}).map((i) => i.replace(/^(\.\.\/)*/, "")) };
+        });
+        results[name] = { bytes: run.bytes, files, breakdown, chunks };
       }
     } finally {
       await server.close();
@@ -151,4 +159,13 @@ export async function firstReadSizes() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await firstReadSizes(), null, 2));
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sizes = await firstReadSizes();
+  if (process.argv.includes("--files")) {
+    // node scripts/first-read.mjs --files: each file loaded before the first value, with what it holds.
+    for (const [name, r] of Object.entries(sizes)) {
+      console.log(`${name}: ${r.bytes} bytes in ${r.files.length} files`);
+      for (const c of r.chunks) console.log(`  ${c.file} ${c.bytes}: ${c.inputs.map((i) => i.replace(/^packages\/|\/dist/g, "")).join(" ")}`);
+    }
+  } else console.log(JSON.stringify(sizes, null, 2));
+}

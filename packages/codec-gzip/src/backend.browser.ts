@@ -10,13 +10,19 @@ import type { DeflateBackend } from "./backend.js";
 
 /** fflate's backend, loaded once. */
 const load = (): Promise<DeflateBackend> => import("./fflate-backend.js").then((m) => m.fflateBackend);
+/** The decoder: the kernel once loaded, else the stream (one import site: the chunk's name ships once). */
+const stream = () => import("./inflate-first.js");
+const hasStream = typeof DecompressionStream === "function";
 
 /** The backend: the runtime's DecompressionStream and fflate, each loaded on first use. */
 export const backend: DeflateBackend = {
-  name: typeof DecompressionStream === "function" ? "DecompressionStream" : "fflate",
+  name: hasStream ? "DecompressionStream" : "fflate",
   preferBlocking: true,
   compressGzip: async (bytes, level) => (await load()).compressGzip(bytes, level),
-  decompressGzip: async (bytes, maxOutput) => (await import("./inflate-first.js")).decompress(bytes, "gzip", maxOutput, load),
+  decompressGzip: async (bytes, maxOutput) => (await stream()).decompress(bytes, "gzip", maxOutput, load),
   compressZlib: async (bytes, level) => (await load()).compressZlib(bytes, level),
-  decompressZlib: async (bytes, maxOutput) => (await import("./inflate-first.js")).decompress(bytes, "deflate", maxOutput, load),
+  decompressZlib: async (bytes, maxOutput) => (await stream()).decompress(bytes, "deflate", maxOutput, load),
+  // What a first decode will load: the decoder module (the stream; the kernel loads after
+  // the first decode), or fflate where there is no stream.
+  prefetch: () => void (hasStream ? stream() : load()).catch(() => {}),
 };

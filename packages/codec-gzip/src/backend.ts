@@ -54,4 +54,6 @@ export interface DeflateBackend {
    * uses them. For worker threads that keep one output buffer from chunk to chunk.
    */
   decompressInto?(bytes: Uint8Array, format: "gzip" | "zlib", out: Uint8Array): Uint8Array | undefined;
+  /** Starts loading the decoder's code where it loads on first use (see `CodecEntry.prefetch`). */
+  prefetch?(): void;
 }

@@ -124,6 +124,7 @@ export function createGzipEntry(backend: DeflateBackend): CodecEntry {
     codecKind: "bytes_to_bytes",
     package: PACKAGE,
     worker: { moduleUrl: ENTRIES, moduleName: "@zarr/codec-gzip", exportName: "gzip" },
+    prefetch: () => backend.prefetch?.(),
     fromConfig: (configuration, context) =>
       new DeflateCodec(
         "gzip",
@@ -148,6 +149,7 @@ export function createZlibEntry(backend: DeflateBackend): CodecEntry {
     codecKind: "bytes_to_bytes",
     package: PACKAGE,
     worker: { moduleUrl: ENTRIES, moduleName: "@zarr/codec-gzip", exportName: "zlib" },
+    prefetch: () => backend.prefetch?.(),
     fromConfig: (configuration, context) =>
       new DeflateCodec(
         "zlib",

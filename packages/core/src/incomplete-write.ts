@@ -4,7 +4,7 @@
  * `@zarr/core/extensions`).
  */
 import { type Store, ZarrError } from "@zarr/spec";
-import { readFailed } from "./engine/store-source.js";
+import { readFailed } from "./up-front.js";
 
 /**
  * Name of the marker a writer that puts metadata last (`zarr put`) keeps next to an

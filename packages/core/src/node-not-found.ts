@@ -4,11 +4,10 @@
  * so opening ordinary nodes never loads it.
  */
 import { isListable, type Store, ZarrError } from "@zarr/spec";
-import { IMPLICIT_GROUP } from "./implicit-group.js";
 import { incompleteWriteError, isIncompleteWrite } from "./incomplete-write.js";
 import { hasKeysUnder } from "./keys-under.js";
 import type { NodeEntry } from "./node-format.js";
-import { metadataKey, nodePrefix } from "./paths.js";
+import { IMPLICIT_GROUP, metadataKey, nodePrefix } from "./up-front.js";
 
 /**
  * The entry of node path `path` (normalised), which has no metadata: an implicit group

@@ -235,14 +235,16 @@ export async function resolveArray(
   metadata: ArrayMetadata,
   options: ResolveArrayOptions = {},
 ): Promise<ZarrArray> {
+  const registry = options.registry ?? defaultRegistry;
+  const key = options.documentKey ?? options.format?.metadataKey(path, "array") ?? metadataKey(path);
   try {
-    return await resolveStrictly(store, path, metadata, options);
+    return await resolveStrictly(store, path, metadata, options, registry, key);
   } catch (error) {
     // An extension the registry lacks (or a format's unreadable node) is not a broken
     // document: with `deferUnreadable`, the array opens and fails when its data is used.
     if (!options.deferUnreadable) throw error;
     const { unreadableArray } = await import("./unreadable-array.js");
-    return unreadableArray(ZarrArray, store, path, metadata, options, error);
+    return unreadableArray(ZarrArray, store, path, metadata, { ...options, registry, documentKey: key }, error);
   }
 }
 
@@ -260,12 +262,21 @@ export interface ResolveArrayOptions extends NodeOptions, Partial<ArrayConfig> {
   deferUnreadable?: boolean;
 }
 
-async function resolveStrictly(store: Store, path: string, metadata: ArrayMetadata, options: ResolveArrayOptions): Promise<ZarrArray> {
-  const registry = options.registry ?? defaultRegistry;
+async function resolveStrictly(
+  store: Store,
+  path: string,
+  metadata: ArrayMetadata,
+  options: ResolveArrayOptions,
+  registry: Registry,
+  key: string,
+): Promise<ZarrArray> {
   const { format } = options;
-  const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
   const refused = format?.unreadable?.(metadata, key);
   if (refused !== undefined) throw refused;
+  // The code of the data type and of every codec named loads from here on, together, not
+  // one after the other (and a codec's decoder with it, not after the first chunk's bytes).
+  registry.prefetch("data_type", metadata.data_type.name);
+  for (const c of metadata.codecs) registry.prefetch("codec", c.name);
   return withMetadataKey(key, async () => {
     let stack: { chunkStore: Store; ignored: string[] } | undefined;
     if (metadata.storage_transformers.length > 0) {

@@ -10,14 +10,14 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { sameDataTypeName } from "./data-type-map.js";
-import { readFailed } from "./engine/store-source.js";
-import { IMPLICIT_GROUP } from "./implicit-group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeEntry, NodeFormat } from "./node-format.js";
 import type { ArrayConfig, NodeOptions } from "./node-options.js";
 import { resolveArray, type ZarrArray, ZarrGroup, type ZarrNode } from "./nodes.js";
 import { joinPath, metadataKey, nodePrefix, normalizePath } from "./paths.js";
 import { defaultRegistry, type Registry } from "./registry.js";
+// Through the lazy modules' import point, so that it lands in the up-front chunk (see up-front.ts).
+import { IMPLICIT_GROUP, readFailed } from "./up-front.js";
 
 /** Options of `open`. */
 export interface OpenOptions extends NodeOptions, Partial<ArrayConfig> {

@@ -5,7 +5,7 @@
  * straight into the result, with ascending steps, and never need it.
  */
 import { type ChunkSpec, type CodecCallContext, type DecodeTarget, type DimIndexer, type NdArray, throwIfAborted } from "@zarr/spec";
-import { type DecodingStages, failed, type Stages, stageSpecs } from "./pipeline-stages.js";
+import { type DecodingStages, failed, type Stages, stageSpecs } from "./up-front.js";
 
 /** The array→bytes codec's decoded chunk, run backwards through the array→array codecs (`specs` from `stageSpecs`). */
 export async function decodeArray(stages: Stages, bytes: Uint8Array, specs: ChunkSpec[], ctx: CodecCallContext): Promise<NdArray> {

@@ -12,7 +12,7 @@ import {
   throwIfAborted,
   toCContiguous,
 } from "@zarr/spec";
-import { failed, type Stages, stageSpecs } from "./pipeline-stages.js";
+import { failed, type Stages, stageSpecs } from "./up-front.js";
 
 /** `chunk` (of `spec`) → the stored bytes: array→array codecs, the array→bytes codec, then bytes→bytes codecs. */
 export async function encodeChain(stages: Stages, chunk: NdArray, spec: ChunkSpec, ctx: CodecCallContext): Promise<Uint8Array> {

@@ -15,7 +15,7 @@ import {
   MetadataError,
   ZarrError,
 } from "@zarr/spec";
-import { checkKeys, GridBase, positiveInt, RegularPartition } from "./grid-parts.js";
+import { checkKeys, GridBase, positiveInt, RegularPartition } from "./up-front.js";
 
 /**
  * Chunks of explicit sizes covering the array's length. The edges may add up to more (the

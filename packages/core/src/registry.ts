@@ -178,6 +178,21 @@ export class Registry {
     return this.resolve("chunk_key_encoding", name, site);
   }
 
+  /**
+   * Starts loading what `name` resolves to, without waiting: a lazy entry's `load`, then
+   * a codec's own `prefetch` (code its decoding loads on first use). `open` calls it for
+   * the data type and codecs array metadata names as soon as it is parsed, so their
+   * code loads together, while the metadata is resolved. Unknown names and failed loads
+   * are left to the look-up that follows, which reports them.
+   */
+  prefetch(type: EntryType, name: string): void {
+    if (this.has(type, name))
+      this.resolve(type, name, {}).then(
+        (entry) => (entry as Partial<CodecEntry>).prefetch?.(),
+        () => {},
+      );
+  }
+
   private async resolve<T extends EntryType>(type: T, name: string, site: LookupSite): Promise<EntryOf<T>> {
     let entry = this.byName.get(`${type}:${name}`) as RegistryEntry | undefined;
     if (entry === undefined && type === "data_type") entry = this.matchers.find((m) => m.matches?.(name));

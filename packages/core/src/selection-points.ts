@@ -5,7 +5,7 @@
  */
 import { type DimensionPartition, projectDimension } from "@zarr/spec";
 import type { DimProjection } from "./indexer.js";
-import { type DimSelection, invalid, type ResolvedDim, resolveIndex } from "./selection.js";
+import { type DimSelection, invalid, type ResolvedDim, resolveIndex } from "./up-front.js";
 
 /** Projects a list of indices of one dimension onto its chunks (core's `projectDimension` for index lists). */
 export function projectPoints(indices: Float64Array, part: DimensionPartition, length: number): DimProjection[] {

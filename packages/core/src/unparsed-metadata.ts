@@ -6,7 +6,7 @@
  * documents only.
  */
 import { decodeJsonBytes, keepAttributesUnparsed, type NodeMetadata, parseJson, scanJson } from "@zarr/spec";
-import { parsePlainMetadata } from "./plain-metadata.js";
+import { parsePlainMetadata } from "./up-front.js";
 
 /** Opens the curly brace of a JSON object. */
 const OPEN_OBJECT = 0x7b;

@@ -9,11 +9,10 @@
  */
 import { type ArrayMetadata, type ChunkGrid, type ChunkKeyEncoding, type CodecPipeline, type DataType, type JsonValue, type Scalar, type Store, ZarrError } from "@zarr/spec";
 import { isMemoryLimitError } from "./limit-errors.js";
-import { checkElementFits, memoryLimits } from "./limits.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig } from "./node-options.js";
-import { metadataKey } from "./paths.js";
-import { defaultRegistry, type Registry } from "./registry.js";
+import type { Registry } from "./registry.js";
+import { checkElementFits, memoryLimits } from "./up-front.js";
 
 /** An object every property access of which throws `problem` (except those in `known`). */
 function refusing<T extends object>(problem: ZarrError, known: Record<string, unknown> = {}): T {
@@ -96,9 +95,15 @@ interface DeferredArray extends UnreadableParts {
 
 /** What `resolveArray` was given (its `ResolveArrayOptions`), as far as a deferred array needs it. */
 interface DeferOptions extends Partial<ArrayConfig> {
-  registry?: Registry;
+  /**
+   * The registry resolved (given by `resolveArray`, which knows the default: importing the
+   * registry here would tie the up-front modules it reaches to this lazy one, splitting
+   * them into more chunks).
+   */
+  registry: Registry;
   zarrFormat?: 2 | 3;
-  documentKey?: string;
+  /** The key of the array's metadata document (given by `resolveArray`, like `registry`). */
+  documentKey: string;
   format?: NodeFormat;
 }
 
@@ -119,9 +124,9 @@ export async function unreadableArray<A>(
   const deferrable = error instanceof ZarrError && (error.code === "CODEC_UNKNOWN" || error.code === "UNSUPPORTED") && !isMemoryLimitError(error);
   if (!deferrable) throw error;
   const { format } = options;
-  const registry = options.registry ?? defaultRegistry;
+  const { registry } = options;
   const { maxChunkBytes, maxDecodeRatio } = await memoryLimits(options);
-  const key = options.documentKey ?? format?.metadataKey(path, "array") ?? metadataKey(path);
+  const key = options.documentKey;
   const parts = await unreadableParts(registry, metadata, format?.chunkKeyEncoding?.(metadata), maxChunkBytes, key, error);
   const resolved: DeferredArray = {
     store,

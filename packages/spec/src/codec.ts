@@ -311,6 +311,13 @@ export interface CodecEntry {
    */
   withDefaults?(configuration: JsonObject, context: CodecDefaultsContext): JsonObject | Promise<JsonObject>;
   fromConfig(configuration: JsonObject, context: CodecBuildContext): Codec | Promise<Codec>;
+  /**
+   * Starts loading the code decoding loads on first use (a module imported lazily), without
+   * waiting for it. Core calls it when it opens an array whose metadata names this codec, so
+   * that code arrives with the metadata rather than after the first chunk's bytes. Must not
+   * throw; a failed load is left to the decode that needs the code, which reports it.
+   */
+  prefetch?(): void;
 }
 
 /** What {@link CodecEntry.withDefaults} knows of the array. */

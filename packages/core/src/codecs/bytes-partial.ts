@@ -4,7 +4,8 @@
  * scatter read; others are read whole and copied. Loaded with the first such chunk (bundle
  * size: arrays of compressed chunks never need it).
  */
-import { type ByteSource, type ChunkSpec, type CodecCallContext, type DecodeTarget, shapeSize, type ZarrError } from "@zarr/spec";
+import type { ByteSource, ChunkSpec, CodecCallContext, DecodeTarget, ZarrError } from "@zarr/spec";
+import { shapeSize } from "../up-front.js";
 import { scatterRanges } from "./scatter-ranges.js";
 
 /**

@@ -9,8 +9,8 @@ import {
   describeJson,
   MetadataError,
   type NdArray,
-  workerModuleUrl,
 } from "@zarr/spec";
+import { workerModuleUrl } from "../up-front.js";
 
 /** The `transpose` codec entry: `order` is a permutation (or the legacy "C" / "F"). */
 export const transposeCodec: CodecEntry = {

@@ -4,7 +4,7 @@
  */
 import type { DataTypeEntry } from "@zarr/spec";
 import { BoolDataType } from "./bool.js";
-import { plainEntry } from "./plain-entry.js";
+import { plainEntry } from "./numeric-parts.js";
 
 export { BoolDataType } from "./bool.js";
 

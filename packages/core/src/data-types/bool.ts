@@ -1,7 +1,6 @@
 /** `bool`: one byte per element, 0 or 1, read as a JavaScript boolean. */
 import { type DataType, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { checkByteLength } from "./byte-order.js";
-import { cannotHold } from "./shared.js";
+import { cannotHold, checkByteLength } from "./numeric-parts.js";
 
 /** The `bool` data type. Storage: `Uint8Array` of 0/1 (any non-zero byte reads as true). */
 export class BoolDataType implements DataType<boolean, Uint8Array> {

@@ -4,7 +4,7 @@
  */
 import { ZarrError } from "@zarr/spec";
 
-import { MACHINE_LITTLE_ENDIAN } from "./machine-endian.js";
+import { MACHINE_LITTLE_ENDIAN } from "../up-front.js";
 
 export { MACHINE_LITTLE_ENDIAN };
 

@@ -12,11 +12,8 @@ import {
   type JsonValue,
   MetadataError,
 } from "@zarr/spec";
-import { checkByteLength, MACHINE_LITTLE_ENDIAN, typedFromBytes, typedToBytes } from "./byte-order.js";
-import { wordsOf } from "./float.js";
-import { float32BitsToNumber, float64HighWord, float64LowWord, numberToFloat32Bits } from "./float-bits.js";
 import { floatFillValueToJson, parseFloatFillValue, roundToFloat } from "./float-fill.js";
-import { cannotHold } from "./shared.js";
+import { cannotHold, checkByteLength, float32BitsToNumber, float64HighWord, float64LowWord, MACHINE_LITTLE_ENDIAN, numberToFloat32Bits, typedFromBytes, typedToBytes, wordsOf } from "./numeric-parts.js";
 
 /** Storage of a complex type. */
 export type ComplexStorage<B extends 32 | 64> = B extends 64 ? Float64Array : Float32Array;

@@ -6,7 +6,7 @@
 import { describeJson, type ExtensionObject, type JsonObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
 import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
 import { BigIntDataType } from "./integer.js";
-import { cannotHold, jsonIntegerToBigInt } from "./shared.js";
+import { cannotHold, jsonIntegerToBigInt } from "./numeric-parts.js";
 
 /** The value NumPy uses for "not a time": the smallest int64. */
 export const NAT = -(2n ** 63n);

@@ -10,9 +10,8 @@ import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
 import { timeDataTypeFromConfig } from "./datetime.js";
 import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
 import { Float16DataType } from "./float16.js";
-import { plainEntry } from "./plain-entry.js";
+import { CORE_PACKAGE, expectNoConfiguration, plainEntry } from "./numeric-parts.js";
 import { MAX_RAW_BITS, RawBitsDataType, rawBitsOf } from "./raw-bits.js";
-import { CORE_PACKAGE, expectNoConfiguration } from "./shared.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 
 /** `float16` (held in a `Float32Array`). */

@@ -4,8 +4,7 @@
  * trailing NULs are stripped when reading, as NumPy does. Storage: `string[]`.
  */
 import { type DataType, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError, ZarrError } from "@zarr/spec";
-import { checkByteLength, MACHINE_LITTLE_ENDIAN, swapBytesInPlace, typedFromBytes } from "./byte-order.js";
-import { cannotHold } from "./shared.js";
+import { cannotHold, checkByteLength, MACHINE_LITTLE_ENDIAN, swapBytesInPlace, typedFromBytes } from "./numeric-parts.js";
 
 /** Number of code points of `s` (surrogate pairs count once). */
 export function codePointLength(s: string): number {

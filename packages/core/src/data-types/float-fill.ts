@@ -3,8 +3,8 @@
  * {@link FloatFormat}: rounding, hex spelling, and fill values in metadata.
  */
 import type { JsonPath, JsonValue } from "@zarr/spec";
-import { FLOAT32, FLOAT64, type FloatFormat, floatFillToJson, parseFloatFill } from "./float-bits.js";
 import { FLOAT16 } from "./float16-bits.js";
+import { FLOAT32, FLOAT64, type FloatFormat, floatFillToJson, parseFloatFill } from "./numeric-parts.js";
 
 /** The format of a float width. */
 export function floatFormat(bits: 16 | 32 | 64): FloatFormat {

@@ -4,8 +4,7 @@
  * {@link FloatFormat}. Loaded with the `float16` data type.
  */
 import { roundHalfEven } from "@zarr/spec";
-import type { FloatFormat } from "./float-bits.js";
-import { float64FromWords, float64Words, words } from "./float-bits.js";
+import { type FloatFormat, float64FromWords, float64Words, words } from "./numeric-parts.js";
 
 
 /**

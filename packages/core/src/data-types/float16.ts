@@ -3,9 +3,9 @@
  * float16 value is exact as a float32) and are converted bit by bit on the way to and
  * from bytes.
  */
-import { checkByteLength, MACHINE_LITTLE_ENDIAN, swapBytesInPlace, typedFromBytes } from "./byte-order.js";
-import { FloatDataType, wordsOf } from "./float.js";
+
 import { FLOAT16, float16ArrayToFloat32Bits, float16ToFloat32Table, float32BitsToFloat16Array, numberToFloat16Bits } from "./float16-bits.js";
+import { checkByteLength, FloatDataType, MACHINE_LITTLE_ENDIAN, swapBytesInPlace, typedFromBytes, wordsOf } from "./numeric-parts.js";
 
 /** The `float16` data type. */
 export class Float16DataType extends FloatDataType<16> {

@@ -53,8 +53,6 @@ import {
   timedelta64DataType,
 } from "./extra.js";
 import { FixedLengthUtf32DataType } from "./fixed-length-utf32.js";
-import { FloatDataType } from "./float.js";
-import { float32DataType, float64DataType } from "./float-entries.js";
 import { BigIntDataType, SmallIntDataType } from "./integer.js";
 import {
   int8DataType,
@@ -66,6 +64,7 @@ import {
   uint32DataType,
   uint64DataType,
 } from "./integer-entries.js";
+import { FloatDataType, float32DataType, float64DataType } from "./numeric-parts.js";
 import { RawBitsDataType } from "./raw-bits.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 

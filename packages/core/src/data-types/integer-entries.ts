@@ -4,7 +4,7 @@
  */
 import type { DataTypeEntry } from "@zarr/spec";
 import { BigIntDataType, SmallIntDataType } from "./integer.js";
-import { plainEntry } from "./plain-entry.js";
+import { plainEntry } from "./numeric-parts.js";
 
 export { BigIntDataType, SmallIntDataType } from "./integer.js";
 

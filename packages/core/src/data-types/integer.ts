@@ -3,8 +3,7 @@
  * bigint scalars and `BigInt64Array`/`BigUint64Array` storage so every value is exact.
  */
 import { type DataType, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { checkByteLength, typedFromBytes, typedToBytes, type ViewConstructor } from "./byte-order.js";
-import { bigIntToJson, cannotHold, jsonIntegerToBigInt } from "./shared.js";
+import { bigIntToJson, cannotHold, checkByteLength, jsonIntegerToBigInt, typedFromBytes, typedToBytes, type ViewConstructor } from "./numeric-parts.js";
 
 /** Storage arrays of the integer types up to 32 bits. */
 export type SmallIntArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;

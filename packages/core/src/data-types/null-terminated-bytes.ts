@@ -14,9 +14,8 @@ import {
   type JsonValue,
   MetadataError
 } from "@zarr/spec";
-import { checkByteLength } from "./byte-order.js";
 import { expectOnlyFields, requireIntegerField } from "./config-fields.js";
-import { CORE_PACKAGE, cannotHold } from "./shared.js";
+import { CORE_PACKAGE, cannotHold, checkByteLength } from "./numeric-parts.js";
 
 function trimNuls(bytes: Uint8Array): Uint8Array {
   let end = bytes.length;

@@ -17,7 +17,7 @@ import {
   type Scalar,
   ZarrError,
 } from "@zarr/spec";
-import { CORE_PACKAGE, cannotHold, expectNoConfiguration } from "./shared.js";
+import { CORE_PACKAGE, cannotHold, expectNoConfiguration } from "./numeric-parts.js";
 
 /** Deep equality of JSON-like values (numbers by `Object.is`, so NaN equals NaN). */
 export function sameValue(a: unknown, b: unknown): boolean {

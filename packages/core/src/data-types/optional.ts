@@ -24,7 +24,7 @@ import {
   ZarrError,
 } from "@zarr/spec";
 import { builtinDataTypes } from "./index.js";
-import { CORE_PACKAGE } from "./shared.js";
+import { CORE_PACKAGE } from "./numeric-parts.js";
 
 /** The inner types an `optional` may wrap here: fixed-size numbers and booleans. */
 const INNER_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"];

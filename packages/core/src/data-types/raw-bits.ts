@@ -1,7 +1,6 @@
 /** `r<N>`: raw bits, N a positive multiple of 8; N/8 bytes per element, scalar a `Uint8Array`. */
 import { type DataType, decodeBase64, describeJson, type ExtensionObject, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { checkByteLength } from "./byte-order.js";
-import { cannotHold } from "./shared.js";
+import { cannotHold, checkByteLength } from "./numeric-parts.js";
 
 /** The `r<N>` data type. Storage: `Uint8Array`, `N/8` slots per element. */
 export class RawBitsDataType implements DataType<Uint8Array, Uint8Array> {

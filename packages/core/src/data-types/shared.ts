@@ -1,7 +1,7 @@
 /** Pieces the built-in data types share: error helpers, configuration checks, 64-bit integer JSON. */
 import { describeJson, type JsonObject, type JsonPath, type JsonValue, MetadataError, ZarrError } from "@zarr/spec";
 
-export { CORE_PACKAGE } from "./core-package.js";
+export { CORE_PACKAGE } from "../up-front.js";
 
 /** Describes a user-supplied value briefly for error messages. */
 export function describeValue(value: unknown): string {

@@ -35,13 +35,12 @@ import {
   type Scalar,
   type StructValue
 } from "@zarr/spec";
-import { elementMemoryBytes, SLOT_BYTES } from "../limits.js";
-import { checkByteLength } from "./byte-order.js";
+import { elementMemoryBytes, SLOT_BYTES } from "../up-front.js";
 import { expectOnlyFields } from "./config-fields.js";
 import { builtinDataTypes } from "./index.js";
 import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";
+import { CORE_PACKAGE, cannotHold, checkByteLength } from "./numeric-parts.js";
 import { sameValue } from "./object.js";
-import { CORE_PACKAGE, cannotHold } from "./shared.js";
 
 /** One field of a struct: where it sits in the packed record and what it holds. */
 export interface StructField {

@@ -4,7 +4,7 @@
  * they have no fixed binary form, so a `vlen-utf8` / `vlen-bytes` codec serialises them.
  */
 import { type DataType, decodeBase64, describeJson, type ExtensionObject, encodeBase64, type JsonPath, type JsonValue, MetadataError } from "@zarr/spec";
-import { cannotHold } from "./shared.js";
+import { cannotHold } from "./numeric-parts.js";
 
 /** The `string` data type: variable-length UTF-8 text. Storage: `string[]`. */
 export class StringDataType implements DataType<string, string[]> {

@@ -19,7 +19,7 @@ import {
   throwIfAborted,
 } from "@zarr/spec";
 import type { ChunkCache } from "../chunk-cache.js";
-import { storeSource } from "./store-source.js";
+import { storeSource } from "../up-front.js";
 
 /** Decodes a chunk's stored bytes whole into C-order elements of their own: on this thread ({@link decodeHere}) or in a worker. */
 export type DecodeWhole = (bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext) => Promise<DataArray>;

@@ -13,9 +13,9 @@ import {
   type WorkerStoreRecipe,
 } from "@zarr/spec";
 import type { ZarrArray } from "../nodes.js";
+import { storeSource } from "../up-front.js";
 import { type DecodeWhole, decodeHere } from "./cached-read.js";
 import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
-import { storeSource } from "./store-source.js";
 import type { ChunkRead } from "./stored-keys.js";
 // By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";

@@ -33,9 +33,9 @@ import {
 } from "@zarr/spec";
 import { buildPipeline } from "../pipeline.js";
 import { createRegistry } from "../registry.js";
+import { storeSource } from "../up-front.js";
 import { ownsBuffer } from "../workers/protocol.js";
 import { loadWorkerModule } from "../workers/worker-modules.js";
-import { storeSource } from "./store-source.js";
 
 /** An array's codec chain as a worker rebuilds it. */
 export interface WorkerArray {
