@@ -75,7 +75,7 @@ afterAll(async () => {
 });
 
 const s3Url = (prefix: string) => `s3://jobs/${prefix}?endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true`;
-const client = { endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }, region: "us-east-1" };
+const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 /** Every key of a store with its bytes (through the store: temporary files are not keys). */
 async function objects(store: Store): Promise<Map<string, Buffer>> {
@@ -85,7 +85,7 @@ async function objects(store: Store): Promise<Map<string, Buffer>> {
 }
 
 async function s3Objects(prefix: string): Promise<Map<string, Buffer>> {
-  const store = new S3Store({ bucket: "jobs", prefix, ...client, endpoint });
+  const store = new S3Store({ bucket: "jobs", prefix, endpoint, forcePathStyle: true, credentials, region: "us-east-1" });
   try {
     return await objects(store);
   } finally {
