@@ -4,7 +4,7 @@
  * index comes from the scheduler's environment: `JOB_COMPLETION_INDEX` (Kubernetes Indexed
  * Jobs) or `AWS_BATCH_JOB_ARRAY_INDEX` (AWS Batch array jobs).
  */
-import { finalizeJob, initJob, type PartitionedJob, runPart } from "@zarr/store-utils";
+import { finalizeJob, initJob, type PartitionedJob, type Region, runPart } from "@zarr/store-utils";
 import type { CliIO } from "./cli-io.js";
 import { terminalProgress } from "./progress.js";
 import { UsageError } from "./usage-error.js";
@@ -79,17 +79,17 @@ export function partMode(
 export async function runPartMode(
   job: PartitionedJob,
   mode: PartMode,
-  options: { resume: boolean; concurrency?: number; signal: AbortSignal },
+  options: { resume: boolean; concurrency?: number; signal: AbortSignal; regions?: readonly Region[] },
   io: CliIO,
 ): Promise<void> {
-  const { signal } = options;
+  const { signal, regions } = options;
   if (mode.mode === "init") {
     const r = await initJob(job, { signal });
     await io.write(`${job.kind} job ${r.job}: wrote ${r.written} setup objects (${r.unchanged} already there); run the parts next\n`);
     return;
   }
   if (mode.mode === "finalize") {
-    const r = await finalizeJob(job, mode.n, { signal });
+    const r = await finalizeJob(job, mode.n, { signal, regions });
     const what = r.alreadyFinalized ? "was already finalized" : `finalized: all ${mode.n} parts done, wrote ${r.written} setup objects (${r.unchanged} already there), markers removed`;
     await io.write(`${job.kind} job ${r.job} ${what}\n`);
     return;
@@ -99,6 +99,7 @@ export async function runPartMode(
     const r = await runPart(job, mode.i, mode.n, {
       resume: options.resume,
       concurrency: options.concurrency,
+      regions,
       signal,
       onProgress: ({ done, total, bytes }) => bar?.update(done, total, bytes),
     });
@@ -109,4 +110,18 @@ export async function runPartMode(
     bar?.end();
     throw error;
   }
+}
+
+/**
+ * `--regions`: one box per part, `R0:R1,C0:C1` (rows, then columns, `[start, stop)`), parts
+ * separated by `;`. Checked against the chunks when the job is planned.
+ */
+export function parseRegions(command: string, text: string): Region[] {
+  return text.split(";").map((part, i) => {
+    const dims = part.split(",").map((range) => /^\s*(\d+):(\d+)\s*$/.exec(range));
+    if (dims.length === 0 || dims.some((m) => m === null)) {
+      throw new UsageError(`--regions: region ${i} is START:STOP,START:STOP (rows, columns), got ${JSON.stringify(part)}`, command);
+    }
+    return dims.map((m) => [Number((m as RegExpExecArray)[1]), Number((m as RegExpExecArray)[2])] as const);
+  });
 }

@@ -68,6 +68,7 @@ export const USAGE: Record<string, string> = {
   -j, --workers N        worker pool handed to the write engine (default: one thread per core;
                          0: none); threads start only when the engine gives them chunks`,
   convert: `Usage: zarr convert SRC DST [--path P] [--variable-length-strings] [--strict]
+                    [--part i/n | --parts n | --init | --finalize] [--resume] [-j N]
        zarr convert STORE --in-place [--path P] [--strict]
        zarr convert SRC DST --zarr-format 3-draft [--path P] [--strict]
   Convert the Zarr v2 (or early-draft v3) node at P (default: the root) and everything below
@@ -84,7 +85,11 @@ export const USAGE: Record<string, string> = {
                               data/root/…) that GDAL 3.6 and zarr-python 2.13 read, from any
                               SRC (v3, v2 or draft): every chunk rewritten with gzip level 5;
                               arrays of variable-size values are refused; an array at the
-                              root of SRC is written as /data`,
+                              root of SRC is written as /data
+  -j, --concurrency N         with a part: chunks converted at once (default 8)
+${PARTS_USAGE}
+  A part converts its own chunks (copied, or rewritten for --variable-length-strings) and
+  never a document; --in-place and --zarr-format 3-draft run in one process only.`,
   cp: `Usage: zarr cp SRC DST [--resume] [--concurrency N] [--part i/n | --parts n | --init | --finalize]
   Copy every key of the store SRC into DST, byte for byte (a whole hierarchy, any codecs,
   Zarr v2 or v3). SRC and DST are directories or URLs (file:, s3://bucket/prefix, a zip
@@ -125,7 +130,8 @@ ${PARTS_USAGE}`,
                        [--min-size 256] [--chunks R,C] [--shards R,C] [--nodata N|fill_value]
                        [--variables a,b] [--src-path P] [--dst-path P] [--zarr-format 2|3]
                        [--gdal-crs|--no-gdal-crs] [--conventions v1|v0.1] [--overwrite] [-j N]
-                       [--workers N]
+                       [--workers N] [--part i/n | --parts n | --init | --finalize] [--resume]
+                       [--regions R0:R1,C0:C1;...]
       build a Multiscale Dataset from the Dataset at SRC (methods: average, nearest, mode,
       min, max, sum, or), streaming chunk by chunk; a progress bar on a terminal. Every
       level is reduced from the full-resolution blocks (exact with NaN/nodata).
@@ -133,7 +139,13 @@ ${PARTS_USAGE}`,
       reads; no --shards); --gdal-crs adds _CRS to Zarr v3, --no-gdal-crs leaves it out;
       --conventions v0.1 declares the conventions' v0.1 tags instead of the mini-spec's v1;
       -j N chunks of the levels built at once (default 4); --workers N threads decode and
-      encode chunks (default: one per core; 0: none)
+      encode chunks (default: one per core; 0: none).
+      In parts (--part i/n, --parts n with JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX,
+      --init, --finalize, --resume as for zarr cp): every level is reduced from level 0, so
+      all levels form one job; a part is a band of the map with every level's chunks over
+      it. --regions gives each part its own box of level-0 pixels instead (rows,cols per
+      part, ";" between parts, the same for every part and --finalize); regions that would
+      share a level's chunk are refused, naming both and the chunk. No --overwrite in parts.
   zarr geozarr migrate STORE [PATH] [--dry-run] [--remove-legacy] [--conventions v1|v0.1] [--json]
       rewrite older declarations (v0.1, branch heads, geo-proj 0.1.0 and its geo
       dictionary) in the mini-spec's v1 form (--conventions v0.1: in v0.1's), and convert

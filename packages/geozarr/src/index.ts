@@ -134,6 +134,7 @@ export {
   v2Writer,
   v3Writer,
 } from "./pyramid.js";
+export { type PyramidJobOptions, pyramidJob } from "./pyramid-job.js";
 export { type BboxData, type ReadBboxOptions, readBbox } from "./read.js";
 export {
   type CrsLike,

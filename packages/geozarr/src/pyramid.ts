@@ -309,6 +309,56 @@ function resolveMethod(options: PyramidOptions, v: GeoNode, array: ZarrArray): R
  */
 export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHierarchy, target: Store, options: PyramidOptions = {}): Promise<PyramidResult> {
   const signal = options.signal;
+  const prepared = await preparePyramid(source, target, options, true);
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  let done = 0;
+  const total = prepared.tasks.length;
+  await runPool(prepared.tasks, concurrency, signal, async (task) => {
+    await prepared.run(task, signal);
+    done++;
+    options.onProgress?.({ done, total, level: task.level, variable: task.variable });
+  });
+  await prepared.consolidate();
+  return prepared.result;
+}
+
+/** One chunk (or shard) of one level of one variable: the grain of a pyramid build. */
+export interface PyramidTask {
+  level: number;
+  variable: string;
+  /** The array written and the chunk's grid position in it. */
+  array: ZarrArray;
+  coords: number[];
+  /** The chunk's elements, `[start, stop)` per dimension. */
+  window: Array<[number, number]>;
+  /** The level-0 pixels the chunk reduces: `[rows, cols]`, `[start, stop)` each. */
+  footprint: [[number, number], [number, number]];
+}
+
+/** A pyramid with its nodes created: the chunk tasks to run, and what finishes it. */
+export interface PreparedPyramid {
+  result: PyramidResult;
+  /** Every chunk of every level to compute (level 0 too, unless `sourceIsLevelZero`). */
+  tasks: PyramidTask[];
+  /** Computes and writes one task's chunk (the same bytes every time). */
+  run(task: PyramidTask, signal?: AbortSignal, workers?: WorkerPool): Promise<void>;
+  /** Consolidates the target's metadata when the options ask for it. */
+  consolidate(): Promise<void>;
+}
+
+/**
+ * Everything `buildPyramid` does before computing chunks: plans the levels and writes the
+ * groups, coordinate arrays and (empty) level arrays into `target`, and lists the chunk
+ * tasks. `checkExisting` refuses a node already at the target path (unless `overwrite`);
+ * a partitioned job checks instead that the node there is its own.
+ */
+export async function preparePyramid(
+  source: Store | ZarrGroup | ZarrArray | GeoHierarchy,
+  target: Store,
+  options: PyramidOptions,
+  checkExisting: boolean,
+): Promise<PreparedPyramid> {
+  const signal = options.signal;
   const io: ChunkIo = { signal, workers: options.workers };
   throwIfAborted(signal);
   const budget = options.readBudget ?? SOURCE_BUDGET;
@@ -412,7 +462,7 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
     spatial: { dimensions: dims, bbox: gridExtent(transform, shape0, registration), registration },
     conventions: options.conventions,
   });
-  if (options.overwrite !== true) {
+  if (checkExisting && options.overwrite !== true) {
     const existing = await target.get(base === "" ? "zarr.json" : `${base}/zarr.json`, { signal });
     if (existing !== undefined) throw new ZarrError("NODE_EXISTS", `A node already exists at "${base || "/"}" of the target (pass overwrite: true)`);
   }
@@ -467,34 +517,48 @@ export async function buildPyramid(source: Store | ZarrGroup | ZarrArray | GeoHi
     }
     outArrays.push(arrays);
   }
-  // Count the tasks, then run them level by level. Every level is reduced from the
-  // full-resolution source by its total factor, so its values are exact block reductions
-  // of the data (a mean of means, a mode of modes or a chained nearest pick would drift).
+  // Every level is reduced from the full-resolution source by its total factor, so its
+  // values are exact block reductions of the data (a mean of means, a mode of modes or a
+  // chained nearest pick would drift), and no level depends on another: the tasks can run
+  // in any order, in any process.
   const first = inPlace ? 1 : 0;
-  const total = outArrays.slice(first).reduce((n, arrays) => n + arrays.reduce((m, a) => m + chunkCount(a), 0), 0);
-  let done = 0;
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const tasks: PyramidTask[] = [];
   for (let li = first; li < levels.length; li++) {
+    const factor = levels[li].cumulative;
     for (let vi = 0; vi < variables.length; vi++) {
       const v = variables[vi];
-      const dst = outArrays[li][vi];
-      const src = v.array;
-      const factor = levels[li].cumulative;
-      const tasks = chunkWindows(dst);
-      await runPool(tasks, concurrency, signal, async (win) => {
-        await processWindow(src, dst, win, v, factor, budget, io);
-        done++;
-        options.onProgress?.({ done, total, level: li, variable: v.name });
-      });
+      const array = outArrays[li][vi];
+      const cs = array.chunkShape ?? array.shape;
+      for (const window of chunkWindows(array)) {
+        const spatial = (d: number): [number, number] => [window[d][0] * factor, Math.min(shape0[d === v.yAxis ? 0 : 1], window[d][1] * factor)];
+        tasks.push({
+          level: li,
+          variable: v.name,
+          array,
+          coords: window.map(([a], d) => Math.floor(a / cs[d])),
+          window,
+          footprint: [spatial(v.yAxis), spatial(v.xAxis)],
+        });
+      }
     }
   }
-  if ((options.consolidate ?? true) && writer.consolidate !== undefined) await writer.consolidate(target, base);
+  const byName = new Map(variables.map((v) => [v.name, v]));
   return {
-    path: base,
-    levels,
-    variables: variables.map((v) => (v.nodata === undefined ? { name: v.name, resampling: v.method } : { name: v.name, resampling: v.method, nodata: v.nodata })),
-    attributes,
-    format: writer.format,
+    result: {
+      path: base,
+      levels,
+      variables: variables.map((v) => (v.nodata === undefined ? { name: v.name, resampling: v.method } : { name: v.name, resampling: v.method, nodata: v.nodata })),
+      attributes,
+      format: writer.format,
+    },
+    tasks,
+    run: (task, taskSignal, workers) => {
+      const v = byName.get(task.variable) as Variable;
+      return processWindow(v.array, task.array, task.window, v, levels[task.level].cumulative, budget, { signal: taskSignal, workers: workers ?? options.workers });
+    },
+    consolidate: async () => {
+      if ((options.consolidate ?? true) && writer.consolidate !== undefined) await writer.consolidate(target, base);
+    },
   };
 }
 
@@ -631,11 +695,6 @@ async function copyWhole(srcStore: Store, srcPath: string, writer: PyramidWriter
 
 /** One destination chunk: `[start, stop)` per dimension. */
 type Window = Array<[number, number]>;
-
-function chunkCount(a: ZarrArray): number {
-  const cs = a.chunkShape ?? a.shape;
-  return a.shape.reduce((n, s, d) => n * Math.ceil(s / cs[d]), 1);
-}
 
 function chunkWindows(a: ZarrArray): Window[] {
   const cs = a.chunkShape ?? a.shape;

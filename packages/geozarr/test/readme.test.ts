@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README examples run and print what they say", () => {
-  const [tour, checks, reproject, geotiff, registries] = runReadmeExamples(join(import.meta.dirname, ".."));
+  const [tour, checks, reproject, parts, geotiff, registries] = runReadmeExamples(join(import.meta.dirname, ".."));
   expect(tour).toContain("21 chunks written\n0: 1024×1024 ×1, 1: 512×512 ×2, 2: 256×256 ×4");
   expect(tour).toContain("valid: true findings: 0");
   expect(tour).toContain("EPSG:32633 [ 20, 0, 500000, 0, -20, 5000000 ] parent [ 500000, 4989760, 510240, 5000000 ]");
@@ -19,6 +19,9 @@ it("the README examples run and print what they say", () => {
   expect(checks).toContain("error multiscales.scale-inconsistent /attributes/multiscales/layout/1/transform/scale");
   expect(checks).toContain("after: true { error: 0, warning: 0, info: 0 }");
   expect(reproject).toContain("[ '15.0000', '45.1535' ]");
+  expect(parts).toBe(
+    '[ 11, 10 ]\n[ \'2/b04/c/0/0\' ]\nINVALID_ARGUMENT Regions 0 [0:32, 0:64] and 1 [32:64, 0:64] overlap in chunk "2/b04/c/0/0" (level 2, variable b04), which covers [0:64, 0:64]\n',
+  );
   expect(geotiff).toContain("[ 'band_1' ] float32 [ 20, 0, 500000, 0, -20, 5000000 ] -9999");
   expect(geotiff).toContain("EPSG:32633 [ 48, 64 ]\n[ 48, 64 ] 0.10000000149011612\nvalid: true");
   expect(geotiff).toContain("48×64 24×32 12×16");

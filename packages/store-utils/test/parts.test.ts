@@ -189,6 +189,47 @@ describe("copy in parts", () => {
   });
 });
 
+describe("parts by region", () => {
+  // A 1-D job of 4 chunks of 100 "pixels", each writing "c/<i>" with its index.
+  function tiled(target: MemoryStore): PartitionedJob {
+    const units = [0, 1, 2, 3].map((c) => ({
+      keys: [`c/${c}`],
+      footprint: [[c * 100, c * 100 + 100]] as const,
+      run: async () => {
+        await target.set(`c/${c}`, text(String(c)));
+        return { skipped: false, bytes: 1 };
+      },
+    }));
+    return { kind: "test", target, describe: () => "tiled", prepare: async () => ({ units }) };
+  }
+
+  it("gives each part the chunks its region meets", async () => {
+    const target = new MemoryStore();
+    const regions = [[[200, 400]], [[0, 200]]] as const;
+    const plan = await planParts(tiled(target), 2, { regions });
+    expect(plan.parts.map((p) => [p.start, p.end])).toEqual([[0, 2], [2, 4]]);
+    await runPart(tiled(target), 0, 2, { regions });
+    expect([...target.map.keys()].filter((k) => k.startsWith("c/")).sort()).toEqual(["c/2", "c/3"]);
+    await runPart(tiled(target), 1, 2, { regions });
+    expect((await finalizeJob(tiled(target), 2, { regions })).alreadyFinalized).toBe(false);
+  });
+
+  it("refuses regions that share a chunk, naming both regions and the chunk", async () => {
+    const regions = [[[0, 150]], [[150, 400]]] as const;
+    expect(await code(planParts(tiled(new MemoryStore()), 2, { regions }))).toBe(
+      'INVALID_ARGUMENT: Regions 0 [0:150] and 1 [150:400] overlap in chunk "c/1", which covers [100:200]: two parts would both write it and one part\'s update would be lost; align the regions to that chunk\'s edges',
+    );
+    expect(await code(runPart(tiled(new MemoryStore()), 1, 2, { regions }))).toMatch(/^INVALID_ARGUMENT: Regions 0 \[0:150\] and 1/);
+  });
+
+  it("refuses regions that leave a chunk out, or do not match the part count", async () => {
+    expect(await code(planParts(tiled(new MemoryStore()), 2, { regions: [[[0, 100]], [[200, 400]]] }))).toMatch(/No region covers chunk "c\/1" \(\[100:200\]\)/);
+    expect(await code(planParts(tiled(new MemoryStore()), 3, { regions: [[[0, 400]]] }))).toMatch(/1 region given for 3 parts/);
+    const plain = copyJob(hierarchy(), new MemoryStore());
+    expect(await code(planParts(plain, 1, { regions: [[[0, 1]]] }))).toMatch(/cannot be planned by regions: unit "a\/c\/0" has no footprint/);
+  });
+});
+
 describe("on s3rver", () => {
   let s3: TestS3;
   beforeAll(async () => {

@@ -136,7 +136,8 @@ export interface ConvertResult {
   skipped: SkippedArray[];
 }
 
-interface ArrayPlan {
+/** How one array converts: its v3 metadata, what happens to its chunks, and the chunks. */
+export interface ArrayPlan {
   source: ZarrArray;
   targetPath: string;
   metadata: ArrayMetadata;
@@ -146,11 +147,13 @@ interface ArrayPlan {
   chunks: { coords: number[]; key: string }[];
 }
 
-function isConvertible(node: ZarrNode): boolean {
+/** True for the nodes `convert` converts: Zarr v2 and early-draft v3. */
+export function isConvertible(node: ZarrNode): boolean {
   return node.zarrFormat === 2 || node.format?.name === "zarr-v3-draft";
 }
 
-function v3KeyEncoding(metadata: ArrayMetadata): ChunkKeyEncoding {
+/** The chunk key encoding of converted v3 metadata. */
+export function v3KeyEncoding(metadata: ArrayMetadata): ChunkKeyEncoding {
   const sep = metadata.chunk_key_encoding.configuration.separator === "." ? "." : "/";
   return metadata.chunk_key_encoding.name === "v2" ? new V2KeyEncoding(sep) : new DefaultKeyEncoding(sep);
 }
@@ -230,7 +233,7 @@ export async function xarrayFillValueAttribute(array: ZarrArray, signal?: AbortS
 }
 
 /** The v3 metadata for a v2/draft array, with the data type changes described in the module docs. */
-async function planArray(array: ZarrArray, targetPath: string, sameLocation: boolean, options: ConvertOptions): Promise<ArrayPlan> {
+export async function planArray(array: ZarrArray, targetPath: string, sameLocation: boolean, options: ConvertOptions): Promise<ArrayPlan> {
   let metadata: ArrayMetadata = { ...array.metadata };
   const fillAttribute = await xarrayFillValueAttribute(array, options.signal);
   if (fillAttribute !== undefined) metadata = { ...metadata, attributes: { ...metadata.attributes, _FillValue: fillAttribute } };
@@ -272,6 +275,72 @@ function chunkRegion(array: ZarrArray, coords: readonly number[]) {
     const start = dim.start(c);
     return slice(start, Math.min(start + dim.size(c), array.shape[d]));
   });
+}
+
+/**
+ * Copies the chunk at `key` of `source` to `dst` of `target` unchanged (`found: false` when
+ * the source no longer has it). With `resume`, a `dst` that holds as many bytes as the
+ * source chunk is left alone (stores write atomically: a chunk there is whole).
+ */
+export async function copyChunk(
+  source: Store,
+  key: string,
+  target: Store,
+  dst: string,
+  options: { resume: boolean; signal?: AbortSignal },
+): Promise<{ found: boolean; skipped: boolean; bytes: number }> {
+  const { signal } = options;
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await source.get(key, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
+  }
+  if (bytes === undefined) return { found: false, skipped: false, bytes: 0 };
+  try {
+    if (options.resume) {
+      const have = target.getSize ? await target.getSize(dst, { signal }) : (await target.get(dst, { signal }))?.length;
+      if (have === bytes.length) return { found: true, skipped: true, bytes: 0 };
+    }
+    throwIfAborted(signal);
+    await (target as Required<Pick<Store, "set">>).set(dst, bytes, { signal });
+  } catch (error) {
+    throw asZarrError(error, "STORE_FAILED", `Could not write "${dst}"`, dst);
+  }
+  return { found: true, skipped: false, bytes: bytes.length };
+}
+
+/** True when two chunks' element arrays hold the same values (`===`, NaN equal to NaN). */
+function sameValues(a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) return false;
+  return true;
+}
+
+/**
+ * Decodes the chunk at `coords` of `source` and writes its values to the same chunk of
+ * `dst` (same grid, other codecs or data type). With `resume`, a chunk `dst` already holds
+ * is read back and kept when it decodes to the source's values.
+ */
+export async function rewriteChunk(
+  source: ZarrArray,
+  dst: ZarrArray,
+  coords: readonly number[],
+  options: { resume: boolean; signal?: AbortSignal },
+): Promise<{ skipped: boolean }> {
+  const { signal } = options;
+  const region = chunkRegion(source, coords);
+  const values = await get(source, region, { signal });
+  if (options.resume) {
+    const key = dst.chunkKey(coords as number[]);
+    const there = dst.store.getSize ? await dst.store.getSize(key, { signal }) : (await dst.store.get(key, { signal }))?.length;
+    if (there !== undefined && sameValues((await get(dst, region, { signal })).data as ArrayLike<unknown>, values.data as ArrayLike<unknown>)) {
+      return { skipped: true };
+    }
+  }
+  throwIfAborted(signal);
+  await set(dst, region, { data: values.data, shape: values.shape }, { signal });
+  return { skipped: false };
 }
 
 function requireWritable(store: Store): void {
@@ -340,20 +409,8 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
         async ({ coords, key }) => {
           const dst = targetPrefix + encoding.encode(coords);
           if (dst !== key || target !== source.store) {
-            let bytes: Uint8Array | undefined;
-            try {
-              bytes = await source.store.get(key, { signal });
-            } catch (error) {
-              throw asZarrError(error, "STORE_FAILED", `Could not read "${key}"`, key);
-            }
-            if (bytes !== undefined) {
-              try {
-                await (target as Required<Pick<Store, "set">>).set(dst, bytes, { signal });
-              } catch (error) {
-                throw asZarrError(error, "STORE_FAILED", `Could not write "${dst}"`, dst);
-              }
-              if (plan.mode === "moved" && dst !== key) movedKeys.push(key);
-            }
+            const copied = await copyChunk(source.store, key, target, dst, { resume: false, signal });
+            if (copied.found && plan.mode === "moved" && dst !== key) movedKeys.push(key);
           }
           options.onProgress?.({ done: ++done, total, path: targetPath });
         },
@@ -365,10 +422,8 @@ export async function convert(node: ZarrNode, options: ConvertOptions = {}): Pro
         plan.chunks,
         concurrency,
         async ({ coords, key }) => {
-          const region = chunkRegion(source, coords);
-          const values = await get(source, region, { signal });
           if (sameLocation) movedKeys.push(key);
-          await set(dst, region, { data: values.data, shape: values.shape }, { signal });
+          await rewriteChunk(source, dst, coords, { resume: false, signal });
           options.onProgress?.({ done: ++done, total, path: targetPath });
         },
         { signal },

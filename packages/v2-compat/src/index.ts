@@ -38,3 +38,4 @@ export {
   type ConvertedArray,
   type SkippedArray,
 } from "./convert.js";
+export { convertJob, type ConvertJob, type ConvertJobOptions } from "./convert-job.js";

@@ -3,7 +3,8 @@ import { expect, it } from "vitest";
 import { runReadmeExamples } from "../../../scripts/readme-examples.mjs";
 
 it("the README example runs and prints what it says", () => {
-  const [out] = runReadmeExamples(join(import.meta.dirname, ".."));
+  const [out, parts] = runReadmeExamples(join(import.meta.dirname, ".."));
+  expect(parts).toBe("[ 2, 1, 1 ]\nt2m/0.0 t2m/0.1 t2m/1.0 t2m/1.1 t2m/zarr.json zarr.json\n");
   expect(out).toContain(">f4 NaN");
   expect(out).toContain('{"zarr_format":2}');
   expect(out).toContain("2 true [ 5, 6 ]");

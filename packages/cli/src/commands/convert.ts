@@ -1,15 +1,20 @@
-/** `zarr convert SRC [DST] [--in-place] [--path P] [--variable-length-strings] [--strict] [--zarr-format 3|3-draft]`. */
+/**
+ * `zarr convert SRC [DST] [--in-place] [--path P] [--variable-length-strings] [--strict] [--zarr-format 3|3-draft]
+ * [--part i/n | --parts n | --init | --finalize] [--resume] [-j N]`.
+ */
 import { normalizePath, open } from "@zarr/core";
 import { type Store, ZarrError } from "@zarr/spec";
-import { convert, writeDraft } from "@zarr/v2-compat";
+import { convert, convertJob, writeDraft } from "@zarr/v2-compat";
 import type { CliIO } from "../cli-io.js";
 import { interruptible } from "../interrupt.js";
+import { removeStaleTempFiles } from "../interrupted-put.js";
+import { PART_OPTIONS, partMode, runPartMode } from "../parts-option.js";
 import { printable } from "../printable.js";
 import { terminalProgress } from "../progress.js";
 import { arrayLimits, readLimits } from "../read-limits.js";
 import { cliRegistry } from "../registry.js";
 import { openStoreArg } from "../store-arg.js";
-import { expectPositionals, parseCommandArgs, USAGE, UsageError } from "../usage.js";
+import { expectPositionals, integerOption, parseCommandArgs, USAGE, UsageError } from "../usage.js";
 
 /** Runs `zarr convert`. */
 export async function convertCommand(args: string[], io: CliIO): Promise<void> {
@@ -19,6 +24,9 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
     "variable-length-strings": { type: "boolean" },
     strict: { type: "boolean" },
     "zarr-format": { type: "string" },
+    resume: { type: "boolean" },
+    concurrency: { type: "string", short: "j" },
+    ...PART_OPTIONS,
   });
   if (values.help) {
     await io.write(`${USAGE.convert}\n`);
@@ -32,6 +40,17 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
   if (draft && (inPlace || values["variable-length-strings"])) {
     throw new UsageError("--zarr-format 3-draft writes a new store: it takes no --in-place or --variable-length-strings", "convert");
   }
+  const parts = partMode("convert", values);
+  if (parts !== undefined && (inPlace || draft)) {
+    throw new UsageError(
+      `${inPlace ? "--in-place" : "--zarr-format 3-draft"} runs in one process: it cannot run in parts (in place, the old documents are replaced once, after every chunk)`,
+      "convert",
+    );
+  }
+  if (parts === undefined && (values.resume || values.concurrency !== undefined)) {
+    throw new UsageError("--resume and --concurrency apply to a part (--part i/n or --parts n)", "convert");
+  }
+  const concurrency = integerOption("convert", "--concurrency", values.concurrency, 1, 1024, 8);
   expectPositionals("convert", positionals, inPlace ? 1 : 2, inPlace ? 1 : 2);
   const path = normalizePath(values.path ?? "");
   const registry = cliRegistry();
@@ -47,6 +66,23 @@ export async function convertCommand(args: string[], io: CliIO): Promise<void> {
   }
   const target = inPlace ? undefined : await openStoreArg(positionals[1], { writable: true, headers: values.header, limits });
   if (!inPlace && positionals[1] === positionals[0]) throw new UsageError("SRC and DST are the same: use --in-place", "convert");
+  if (parts !== undefined) {
+    const job = convertJob(node, target as Store, {
+      path,
+      registry,
+      variableLengthStrings: values["variable-length-strings"] ?? false,
+      strict: values.strict ?? false,
+      // Every process of the job names it the same way: by the arguments as given.
+      name: `${positionals[0]} -> ${positionals[1]}`,
+    });
+    await interruptible(async (signal) => {
+      // Temporary files left by parts killed earlier (never a running writer's: see the store).
+      await removeStaleTempFiles(target as Store, path);
+      await runPartMode(job, parts, { resume: values.resume === true, concurrency, signal }, io);
+      for (const s of job.skipped) io.error(`zarr: warning: skipped /${printable(s.path)} (not written): ${printable(s.reason)}`);
+    });
+    return;
+  }
   await interruptible(async (signal) => {
     const bar = terminalProgress("chunks");
     const result = await convert(node, {

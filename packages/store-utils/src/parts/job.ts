@@ -28,6 +28,14 @@ export interface UnitOutcome {
 export interface WorkUnit {
   /** The target keys this unit writes (each object whole). */
   readonly keys: readonly string[];
+  /**
+   * The box of the job's own coordinate space this unit's objects depend on and cover,
+   * `[start, stop)` per dimension (a pyramid chunk: the level-0 pixels it reduces). Jobs
+   * that give it can be planned by explicit regions (`planParts(job, n, { regions })`).
+   */
+  readonly footprint?: readonly (readonly [number, number])[];
+  /** How the unit is named in messages (default: its first key). */
+  readonly label?: string;
   /** Does the work. Running it again writes the same bytes. */
   run(options: UnitRunOptions): Promise<UnitOutcome>;
 }

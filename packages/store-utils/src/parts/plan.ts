@@ -24,6 +24,14 @@ export interface PartPlan {
   fingerprint: string;
 }
 
+/** A box, `[start, stop)` per dimension, in a job's own coordinate space (see `WorkUnit.footprint`). */
+export type Region = readonly (readonly [number, number])[];
+
+/** A region as people read it: `[0:512, 1024:2048]`. */
+export function formatRegion(region: Region): string {
+  return `[${region.map(([a, b]) => `${a}:${b}`).join(", ")}]`;
+}
+
 /** Checks a part count: a positive safe integer. */
 export function checkPartCount(n: number): void {
   if (!Number.isSafeInteger(n) || n < 1) throw new ZarrError("INVALID_ARGUMENT", `The number of parts must be a positive integer, got ${String(n)}`);
@@ -44,6 +52,87 @@ export function checkPartIndex(i: number, n: number): void {
  */
 export function splitUnits(units: readonly WorkUnit[], n: number): PartPlan {
   checkPartCount(n);
+  checkDisjoint(units);
+  const parts: PlannedPart[] = [];
+  const base = Math.floor(units.length / n);
+  const extra = units.length % n;
+  let start = 0;
+  for (let index = 0; index < n; index++) {
+    const end = start + base + (index < extra ? 1 : 0);
+    parts.push({ index, start, end, objects: objectsIn(units, start, end) });
+    start = end;
+  }
+  return { parts, units: units.length, fingerprint: hashText(units.map((u) => u.keys.join("\n")).join("\n\n")) };
+}
+
+function objectsIn(units: readonly WorkUnit[], start: number, end: number): number {
+  let objects = 0;
+  for (let u = start; u < end; u++) objects += units[u].keys.length;
+  return objects;
+}
+
+function labelOf(unit: WorkUnit): string {
+  return unit.label ?? `"${unit.keys[0] ?? "(no object)"}"`;
+}
+
+/**
+ * Plans one part per region: each unit goes to the one region its footprint meets, and
+ * the units are reordered so that part `i` is a contiguous run (`ordered` is the order
+ * the parts run them in). A unit met by two regions would be written by two parts: a
+ * read-modify-write race on one chunk, where one part's update is lost. It is refused
+ * with `INVALID_ARGUMENT` naming both regions and the chunk, as is a unit no region
+ * meets (the result would differ from a run in one piece).
+ */
+export function splitByRegions(units: readonly WorkUnit[], regions: readonly Region[]): { plan: PartPlan; ordered: WorkUnit[] } {
+  checkPartCount(regions.length);
+  checkDisjoint(units);
+  const dims = regions[0].length;
+  regions.forEach((region, r) => {
+    if (region.length !== dims || region.some(([a, b]) => !Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b <= a)) {
+      throw new ZarrError("INVALID_ARGUMENT", `Region ${r} ${formatRegion(region)} is not a box of ${dims} non-empty [start, stop) ranges`);
+    }
+  });
+  const byRegion: WorkUnit[][] = regions.map(() => []);
+  for (const unit of units) {
+    const box = unit.footprint;
+    if (box === undefined) throw new ZarrError("INVALID_ARGUMENT", `The job cannot be planned by regions: unit ${labelOf(unit)} has no footprint`);
+    if (box.length !== dims) {
+      throw new ZarrError("INVALID_ARGUMENT", `The regions have ${dims} dimensions, the job's units ${box.length} (unit ${labelOf(unit)} covers ${formatRegion(box)})`);
+    }
+    let owner = -1;
+    for (let r = 0; r < regions.length; r++) {
+      if (!regions[r].every(([a, b], d) => a < box[d][1] && box[d][0] < b)) continue;
+      if (owner >= 0) {
+        throw new ZarrError(
+          "INVALID_ARGUMENT",
+          `Regions ${owner} ${formatRegion(regions[owner])} and ${r} ${formatRegion(regions[r])} overlap in chunk ${labelOf(unit)}, which covers ${formatRegion(box)}: two parts would both write it and one part's update would be lost; align the regions to that chunk's edges`,
+          { key: unit.keys[0] },
+        );
+      }
+      owner = r;
+    }
+    if (owner < 0) {
+      throw new ZarrError(
+        "INVALID_ARGUMENT",
+        `No region covers chunk ${labelOf(unit)} (${formatRegion(box)}): the regions must cover the whole job, or the result would differ from a run in one piece`,
+        { key: unit.keys[0] },
+      );
+    }
+    byRegion[owner].push(unit);
+  }
+  const ordered = byRegion.flat();
+  const parts: PlannedPart[] = [];
+  let start = 0;
+  byRegion.forEach((mine, index) => {
+    parts.push({ index, start, end: start + mine.length, objects: objectsIn(ordered, start, start + mine.length) });
+    start += mine.length;
+  });
+  const text = `${regions.map(formatRegion).join(";")}\n${parts.map((p) => p.end).join(",")}\n${ordered.map((u) => u.keys.join("\n")).join("\n\n")}`;
+  return { plan: { parts, units: ordered.length, fingerprint: hashText(text) }, ordered };
+}
+
+/** Refuses units that share an object, naming both and the key. */
+function checkDisjoint(units: readonly WorkUnit[]): void {
   const owner = new Map<string, number>();
   units.forEach((unit, u) => {
     for (const key of unit.keys) {
@@ -54,18 +143,6 @@ export function splitUnits(units: readonly WorkUnit[], n: number): PartPlan {
       owner.set(key, u);
     }
   });
-  const parts: PlannedPart[] = [];
-  const base = Math.floor(units.length / n);
-  const extra = units.length % n;
-  let start = 0;
-  for (let index = 0; index < n; index++) {
-    const end = start + base + (index < extra ? 1 : 0);
-    let objects = 0;
-    for (let u = start; u < end; u++) objects += units[u].keys.length;
-    parts.push({ index, start, end, objects });
-    start = end;
-  }
-  return { parts, units: units.length, fingerprint: hashText(units.map((u) => u.keys.join("\n")).join("\n\n")) };
 }
 
 /** A job id from its description: 16 hex digits of a hash of the canonical JSON. */

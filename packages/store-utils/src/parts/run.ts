@@ -6,12 +6,32 @@
 import { isMetadataKey, isWritable, mapConcurrent, type Store, throwIfAborted, ZarrError } from "@zarr/spec";
 import type { PartitionedJob, WorkUnit } from "./job.js";
 import { type PartMarker, readMarker, removeMarkers, writeMarker } from "./markers.js";
-import { checkPartIndex, jobId, type PartPlan, splitUnits } from "./plan.js";
+import { checkPartIndex, jobId, type PartPlan, type Region, splitByRegions, splitUnits } from "./plan.js";
 import { SetupCapture } from "./setup-capture.js";
 import { holds, writeOnce } from "./write-once.js";
 
+/** How the parts are cut, given alike to `planParts`, `runPart` and `finalizeJob`. */
+export interface PlanOptions {
+  /**
+   * One region per part, in the job's own coordinate space (a pyramid: level-0 pixel rows
+   * and columns), instead of `n` equal runs of units: part `i` runs the units whose
+   * footprint meets region `i`. Regions that share a chunk are refused (`INVALID_ARGUMENT`
+   * naming both regions and the chunk), as are regions that leave a chunk out.
+   */
+  regions?: readonly Region[];
+}
+
+/** The units in the order the plan runs them, and the plan. */
+function cut(units: readonly WorkUnit[], n: number, options: PlanOptions): { plan: PartPlan; ordered: readonly WorkUnit[] } {
+  if (options.regions === undefined) return { plan: splitUnits(units, n), ordered: units };
+  if (options.regions.length !== n) {
+    throw new ZarrError("INVALID_ARGUMENT", `${options.regions.length} region${options.regions.length === 1 ? "" : "s"} given for ${n} parts: give one region per part`);
+  }
+  return splitByRegions(units, options.regions);
+}
+
 /** Options of `runPart`. */
-export interface RunPartOptions {
+export interface RunPartOptions extends PlanOptions {
   /** Skip units whose objects are already written and verified (see each job). Default false. */
   resume?: boolean;
   /** Units in flight at once (default 8). */
@@ -54,7 +74,8 @@ async function open(job: PartitionedJob, signal: AbortSignal | undefined): Promi
 /**
  * Plans `job` in `n` parts: each a contiguous run of the job's units (chunk-aligned, and
  * shard-aligned for sharded targets: a unit writes whole objects), no two parts writing
- * the same object (checked: an overlap throws `INVALID_ARGUMENT` naming the key). Every
+ * the same object (checked: an overlap throws `INVALID_ARGUMENT` naming the key). With
+ * `regions`, part `i` is instead the units meeting region `i` (see `PlanOptions`). Every
  * process computes the same plan from the same job; nothing is written.
  *
  * @example
@@ -63,9 +84,9 @@ async function open(job: PartitionedJob, signal: AbortSignal | undefined): Promi
  * plan.parts.map((p) => p.objects); // [2, 2, 1, 1]
  * ```
  */
-export async function planParts(job: PartitionedJob, n: number, options: { signal?: AbortSignal } = {}): Promise<PartPlan & { job: string }> {
+export async function planParts(job: PartitionedJob, n: number, options: PlanOptions & { signal?: AbortSignal } = {}): Promise<PartPlan & { job: string }> {
   const opened = await open(job, options.signal);
-  return { ...splitUnits(opened.units, n), job: opened.job };
+  return { ...cut(opened.units, n, options).plan, job: opened.job };
 }
 
 /**
@@ -89,9 +110,9 @@ export async function runPart(job: PartitionedJob, i: number, n: number, options
     throw new ZarrError("INVALID_ARGUMENT", `runPart option "concurrency" must be a positive integer, got ${String(concurrency)}`);
   }
   const opened = await open(job, signal);
-  const plan = splitUnits(opened.units, n);
+  const { plan, ordered } = cut(opened.units, n, options);
   const { start, end } = plan.parts[i];
-  const mine = opened.units.slice(start, end);
+  const mine = ordered.slice(start, end);
   const counts = { written: 0, skipped: 0, bytes: 0 };
   let done = 0;
   await mapConcurrent(
@@ -156,11 +177,15 @@ export async function initJob(job: PartitionedJob, options: { signal?: AbortSign
  * await finalizeJob(copyJob(source, target), 4);
  * ```
  */
-export async function finalizeJob(job: PartitionedJob, n: number, options: { signal?: AbortSignal } = {}): Promise<SetupResult & { alreadyFinalized: boolean }> {
+export async function finalizeJob(
+  job: PartitionedJob,
+  n: number,
+  options: PlanOptions & { signal?: AbortSignal } = {},
+): Promise<SetupResult & { alreadyFinalized: boolean }> {
   checkPartIndex(0, n);
   const { signal } = options;
   const opened = await open(job, signal);
-  const plan = splitUnits(opened.units, n);
+  const { plan } = cut(opened.units, n, options);
   const markers = await mapConcurrent(
     plan.parts,
     8,

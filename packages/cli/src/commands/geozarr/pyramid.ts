@@ -1,9 +1,11 @@
 /** `zarr geozarr pyramid`: builds a multiscale pyramid of a Dataset into another store. */
 
 import { normalizePath } from "@zarr/core";
-import { buildPyramid, loadHierarchy, type PyramidOptions, v2Writer } from "@zarr/geozarr";
+import { buildPyramid, loadHierarchy, type PyramidOptions, pyramidJob, v2Writer } from "@zarr/geozarr";
 import type { CliIO } from "../../cli-io.js";
 import { interruptible } from "../../interrupt.js";
+import { removeStaleTempFiles } from "../../interrupted-put.js";
+import { PART_OPTIONS, parseRegions, partMode, runPartMode } from "../../parts-option.js";
 import { printable } from "../../printable.js";
 import { terminalProgress } from "../../progress.js";
 import { readLimits } from "../../read-limits.js";
@@ -32,6 +34,9 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
     overwrite: { type: "boolean" },
     concurrency: { type: "string", short: "j" },
     workers: { type: "string" },
+    resume: { type: "boolean" },
+    regions: { type: "string" },
+    ...PART_OPTIONS,
   });
   if (values.help) {
     await io.write(`${USAGE.geozarr}\n`);
@@ -40,6 +45,14 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   const limits = readLimits("geozarr", values);
   expectPositionals("geozarr", positionals, 2, 2);
   const format = parseZarrFormat(values["zarr-format"]);
+  const parts = partMode("geozarr", values);
+  if (parts !== undefined && values.overwrite) {
+    throw new UsageError("--overwrite cannot run in parts (deleting the old pyramid is not a part's work): remove it first", "geozarr");
+  }
+  if (parts === undefined && (values.resume || values.regions !== undefined)) {
+    throw new UsageError("--resume and --regions apply to a part (--part i/n, --parts n, --finalize)", "geozarr");
+  }
+  const regions = values.regions === undefined ? undefined : parseRegions("geozarr", values.regions);
   const registry = cliRegistry();
   const options: PyramidOptions = { registry, overwrite: values.overwrite === true };
   const conventions = parseConventionsOption(values.conventions);
@@ -68,6 +81,19 @@ export async function pyramidCommand(args: string[], io: CliIO): Promise<void> {
   const dst = await openStoreArg(positionals[1], { writable: true, headers: values.header, limits });
   const h = await loadHierarchy(src, { path: normalizePath(values["src-path"] ?? ""), registry });
   const poolSize = workerCount("geozarr", values.workers);
+  if (parts !== undefined) {
+    const { overwrite: _, ...jobOptions } = options;
+    await interruptible(async (signal) => {
+      // Temporary files left by parts killed earlier (never a running writer's: see the store).
+      await removeStaleTempFiles(dst, options.targetPath ?? "");
+      await withWorkerPool(poolSize, async (workers) => {
+        // Every process of the job names it the same way: by the arguments as given.
+        const job = pyramidJob(h, dst, { ...jobOptions, workers, name: `${positionals[0]} -> ${positionals[1]}` });
+        await runPartMode(job, parts, { resume: values.resume === true, concurrency: options.concurrency ?? 4, signal, regions }, io);
+      });
+    });
+    return;
+  }
   const progress = terminalProgress("chunks");
   options.onProgress = (p) => progress?.update(p.done, p.total, undefined, `level ${p.level} ${p.variable}`);
   await interruptible(async (signal) => {
