@@ -11,8 +11,29 @@
  * goes to the exact fflate path, which accepts what zarr-python accepts and names the
  * problem. (Bytes after a zlib stream: browsers refuse them, Node ignores them as Python's
  * zlib does; the data returned is verified either way.)
+ *
+ * The inflate WebAssembly kernel (inflate-kernel.ts), which `bench/kernels-inflate.mjs`
+ * measured faster in Chromium than both the stream and fflate, takes over once this page
+ * has decoded {@link KERNEL_AFTER_BYTES} through the stream: it is 18 KB of base64, a third
+ * of a first read's code, and pays off only over many chunks. So a small first read never
+ * downloads it, and a large read switches to it part way (loaded in the background, never
+ * awaited by a decode). Where it cannot run (kernels off, no SIMD, a chunk too large for its
+ * memory) the stream goes on.
  */
 import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
+
+/** Decoded bytes after which the kernel is worth its download. */
+export const KERNEL_AFTER_BYTES = 4 << 20;
+let kernel: typeof import("./inflate-kernel.js") | undefined;
+let streamed = 0;
+
+/** Counts bytes the stream decoded; the first call past the threshold loads the kernel. */
+function streamedBytes(n: number): void {
+  streamed += n;
+  if (streamed >= KERNEL_AFTER_BYTES && streamed - n < KERNEL_AFTER_BYTES) {
+    import("./inflate-kernel.js").then((m) => m.inflateKernelReady().then(() => (kernel = m)), () => {});
+  }
+}
 
 /** True when `bytes` may be one gzip member ending the input (see the module comment). */
 function oneMember(bytes: Uint8Array): boolean {
@@ -32,13 +53,18 @@ export async function decompress(
   maxOutput: number,
   fallback: () => Promise<DeflateBackend>,
 ): Promise<Uint8Array> {
+  const byKernel = kernel?.inflateWithKernel(bytes, format === "gzip" ? "gzip" : "zlib", maxOutput);
+  if (byKernel !== undefined) return byKernel;
   const native = typeof DecompressionStream === "function" && (format === "deflate" || oneMember(bytes));
   const decoded = native ? await decompressNative(bytes, format, maxOutput) : undefined;
   // The gzip trailer ending the input must be the decoded member's: its length, mod 2^32
   // (read here rather than imported, so this module shares no chunk with the fflate path).
   const n = bytes.length;
   const isize = (bytes[n - 4] | (bytes[n - 3] << 8) | (bytes[n - 2] << 16) | (bytes[n - 1] << 24)) >>> 0;
-  if (decoded !== undefined && (format === "deflate" || decoded.length % 2 ** 32 === isize)) return decoded;
+  if (decoded !== undefined && (format === "deflate" || decoded.length % 2 ** 32 === isize)) {
+    streamedBytes(decoded.length);
+    return decoded;
+  }
   const exact = await fallback();
   return format === "gzip" ? exact.decompressGzip(bytes, maxOutput) : exact.decompressZlib(bytes, maxOutput);
 }

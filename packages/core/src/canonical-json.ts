@@ -17,8 +17,8 @@ interface StructFieldLike {
 
 function floatJson(x: number): JsonValue {
   if (Number.isNaN(x)) return "NaN";
-  if (x === Number.POSITIVE_INFINITY) return "Infinity";
-  if (x === Number.NEGATIVE_INFINITY) return "-Infinity";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
   return x;
 }
 

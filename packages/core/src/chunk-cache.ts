@@ -94,7 +94,7 @@ export class ChunkCache {
 
   constructor(options: ChunkCacheOptions) {
     const maxBytes = options?.maxBytes;
-    if (typeof maxBytes !== "number" || !(maxBytes >= 0) || maxBytes === Number.POSITIVE_INFINITY) {
+    if (typeof maxBytes !== "number" || !(maxBytes >= 0) || maxBytes === Infinity) {
       throw new ZarrError("INVALID_ARGUMENT", `Chunk cache option "maxBytes" must be a finite number >= 0, got ${String(maxBytes)}`);
     }
     this.maxBytes = maxBytes;

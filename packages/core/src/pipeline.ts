@@ -197,7 +197,7 @@ export class Pipeline implements CodecPipeline, Stages {
     scratch?: Uint8Array,
   ): Promise<Uint8Array> {
     const c = this.bytesToBytes[i];
-    const byRatio = bound === undefined ? ratioBound(bytes.length, this.maxDecodeRatio) : Number.POSITIVE_INFINITY;
+    const byRatio = bound === undefined ? ratioBound(bytes.length, this.maxDecodeRatio) : Infinity;
     const limit = Math.min(bound ?? this.maxChunkBytes, byRatio);
     const bounded: CodecCallContext = { key: ctx.key, signal: ctx.signal, maxDecodedBytes: limit };
     let out: Uint8Array;

@@ -35,7 +35,7 @@ export function resolveByteRange(range: ByteRange, size: number): [number, numbe
  * key and the bad range.
  */
 export function checkReadIntoRanges(key: string, ranges: readonly ReadIntoRange[]): [number, number] {
-  let first = Number.POSITIVE_INFINITY;
+  let first = Infinity;
   let end = 0;
   for (let i = 0; i < ranges.length; i++) {
     const { offset, target } = ranges[i];

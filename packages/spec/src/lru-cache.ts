@@ -62,7 +62,7 @@ export class ByteLruCache<K, V> {
 
   constructor(options: ByteLruCacheOptions<K, V>) {
     this.maxBytes = checkBound("maxBytes", options?.maxBytes);
-    this.maxEntries = checkBound("maxEntries", options.maxEntries ?? Number.POSITIVE_INFINITY);
+    this.maxEntries = checkBound("maxEntries", options.maxEntries ?? Infinity);
     this.#onEvict = options.onEvict;
   }
 

@@ -33,7 +33,7 @@ export function rangeProjections(sel: RangeSelection, part: DimensionPartition, 
   const { start, step, count } = sel;
   const range: RangeSelection = { start, step, count };
   // Each position lies in a chunk of its own: |step| is at least the uniform chunk size.
-  const apart = Math.abs(step) >= (part.uniformSize ?? Number.POSITIVE_INFINITY);
+  const apart = Math.abs(step) >= (part.uniformSize ?? Infinity);
   const firstChunk = count === 0 ? 0 : part.chunkOf(start);
   // A shorter step visits every chunk between the first position's and the last one's.
   const n = count === 0 ? 0 : apart ? count : Math.abs(part.chunkOf(start + (count - 1) * step) - firstChunk) + 1;

@@ -106,7 +106,7 @@ function invalid(name: string, expected: string, value: unknown): never {
 function nonNegative(name: string, value: unknown, fallback: number, { integer = false, infinite = false } = {}): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || Number.isNaN(value) || value < 0) invalid(name, "a non-negative number", value);
-  if (value === Number.POSITIVE_INFINITY) {
+  if (value === Infinity) {
     if (!infinite) invalid(name, "a finite number", value);
     return value;
   }
@@ -115,7 +115,7 @@ function nonNegative(name: string, value: unknown, fallback: number, { integer =
 }
 
 function positiveOrInfinite(name: string, value: unknown): number {
-  if (value === undefined) return Number.POSITIVE_INFINITY;
+  if (value === undefined) return Infinity;
   if (typeof value !== "number" || Number.isNaN(value) || value <= 0) invalid(name, "a positive number (or Infinity)", value);
   return value;
 }
@@ -149,7 +149,7 @@ export function resolveSettings(options: HttpStoreOptions = {}): HttpStoreSettin
     headers,
     fetch: fetch ?? globalFetch,
     requestInit: requestInit ?? {},
-    timeout: timeout === 0 ? Number.POSITIVE_INFINITY : timeout,
+    timeout: timeout === 0 ? Infinity : timeout,
     idleTimeout: positiveOrInfinite("idleTimeout", options.idleTimeout),
     retries: nonNegative("retries", options.retries, DEFAULT_RETRIES, { integer: true }),
     retryDelay: nonNegative("retryDelay", options.retryDelay, DEFAULT_RETRY_DELAY),

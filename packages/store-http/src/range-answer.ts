@@ -62,7 +62,7 @@ export function bytesOfWholeAnswer(response: Response, request: NonEmptyRange, l
     case "bounded":
       return readWindow(response, 0, request.start, request.end + 1, limit);
     case "open":
-      return readWindow(response, 0, request.start, Number.POSITIVE_INFINITY, limit);
+      return readWindow(response, 0, request.start, Infinity, limit);
     case "suffix":
       return readTail(response, request.length, limit);
   }

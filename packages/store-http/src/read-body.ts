@@ -69,12 +69,12 @@ export async function pipeExactBody(
 export async function readBody(
   response: Response,
   expected: number | undefined,
-  limit = Number.POSITIVE_INFINITY,
+  limit = Infinity,
   preallocateLimit = PREALLOCATE_LIMIT,
 ): Promise<Uint8Array> {
   if (expected !== undefined && expected > limit) throw new BodyLimitExceeded(limit, `the announced body of ${expected} bytes`);
   const lent = BODY_INTO in response;
-  if (expected === undefined && !lent && limit === Number.POSITIVE_INFINITY && !isWatched(response)) return new Uint8Array(await response.arrayBuffer());
+  if (expected === undefined && !lent && limit === Infinity && !isWatched(response)) return new Uint8Array(await response.arrayBuffer());
   const out = expected !== undefined && expected <= preallocateLimit ? new Uint8Array(expected) : undefined;
   // Pieces are kept and joined at the end: copies of a direct body path's (it lends its
   // read buffer only for the call), a body stream's own chunks as they are.

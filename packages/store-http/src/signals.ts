@@ -34,7 +34,7 @@ const NEVER: AttemptSignal = { signal: undefined, timedOut: no, stalled: no, tou
  * A signal for one attempt that aborts on the caller's signal, after `timeout` ms, or when
  * no bytes arrived for `idleTimeout` ms (counted from the start and from each `touch`).
  */
-export function attemptSignal(caller: AbortSignal | undefined, timeout: number, idleTimeout = Number.POSITIVE_INFINITY): AttemptSignal {
+export function attemptSignal(caller: AbortSignal | undefined, timeout: number, idleTimeout = Infinity): AttemptSignal {
   const limited = timeout <= MAX_TIMER_DELAY;
   const idleLimited = idleTimeout <= MAX_TIMER_DELAY;
   if (!limited && !idleLimited) {

@@ -119,7 +119,7 @@ function aborted(spec: RequestSpec, signal: AbortSignal): ZarrError {
 export async function request<T>(t: Transport, spec: RequestSpec, handle: Handler<T>): Promise<T> {
   const { fetch, requestInit, timeout, retries, retryDelay, maxRetryDelay } = t.settings;
   // Uploads send for a long time before the first byte comes back: only other requests wait idle.
-  const idleTimeout = spec.body === undefined ? t.settings.idleTimeout : Number.POSITIVE_INFINITY;
+  const idleTimeout = spec.body === undefined ? t.settings.idleTimeout : Infinity;
   const { signal } = spec;
   const where = `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}")`;
   for (let attempt = 1; ; attempt++) {
@@ -132,7 +132,7 @@ export async function request<T>(t: Transport, spec: RequestSpec, handle: Handle
     let cause: unknown;
     try {
       response = await fetch(spec.url, { ...requestInit, method: spec.method, headers, body: spec.body, signal: limit.signal });
-      if (idleTimeout !== Number.POSITIVE_INFINITY) {
+      if (idleTimeout !== Infinity) {
         limit.touch();
         watchBody(response, limit.touch);
       }

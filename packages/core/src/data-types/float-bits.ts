@@ -125,8 +125,8 @@ export function parseFloatFill(json: JsonValue, format: FloatFormat, path: JsonP
   if (typeof json === "bigint") return format.round(Number(json));
   if (typeof json === "string") {
     if (json === "NaN") return Number.NaN;
-    if (json === "Infinity") return Number.POSITIVE_INFINITY;
-    if (json === "-Infinity") return Number.NEGATIVE_INFINITY;
+    if (json === "Infinity") return Infinity;
+    if (json === "-Infinity") return -Infinity;
     if (HEX.test(json)) {
       if (json.length - 2 !== bits / 4) {
         throw new MetadataError(
@@ -154,8 +154,8 @@ export function floatFillToJson(value: number, format: FloatFormat): JsonValue {
     const hex = format.toHex(value);
     return hex === format.nanHex ? "NaN" : `0x${hex}`;
   }
-  if (value === Number.POSITIVE_INFINITY) return "Infinity";
-  if (value === Number.NEGATIVE_INFINITY) return "-Infinity";
+  if (value === Infinity) return "Infinity";
+  if (value === -Infinity) return "-Infinity";
   if (Object.is(value, -0)) return `0x${format.toHex(value)}`;
   return format.round(value);
 }

@@ -22,7 +22,7 @@ export function float16BitsToNumber(bits: number): number {
   const exp = (bits >>> 10) & 0x1f;
   const m = bits & 0x3ff;
   if (exp === 0x1f) {
-    if (m === 0) return sign * Number.POSITIVE_INFINITY;
+    if (m === 0) return sign * Infinity;
     return float64FromWords((((bits & 0x8000) << 16) | 0x7ff00000 | (m << 10)) >>> 0, 0);
   }
   if (exp === 0) return sign * m * 2 ** -24;
