@@ -3,10 +3,7 @@
 // object to one process; a pyramid part killed with SIGKILL mid-way and run again gives the
 // same final bytes; regions that share a chunk are refused.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
+import { existsSync, readdirSync, } from "node:fs";
 import path from "node:path";
 import { createArray, set } from "@zarr/core";
 import { createDataset } from "@zarr/geozarr";
@@ -16,18 +13,14 @@ import { S3Store } from "@zarr/store-s3";
 import { consolidateMetadataV2, createArrayV2, createGroupV2 } from "@zarr/v2-compat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliRegistry } from "../src/registry.js";
-import { CLI, removeTempDirs, TEST_DIR, tempDir, zarr } from "./helpers.js";
+import { CLI, removeTempDirs, tempDir, zarr } from "./helpers.js";
+import { type LocalS3, S3_ENV, startLocalS3 } from "./local-s3.js";
 
-// s3rver comes from @zarr/store-utils' dev dependencies (the CLI package has none of its own).
-const S3rver = createRequire(path.resolve(TEST_DIR, "../../store-utils/package.json"))("s3rver");
-const S3_ENV = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER", AWS_REGION: "us-east-1" };
 
 let dir: string;
 let v2: string;
 let geo: string;
-let s3Dir: string;
-let server: Server;
-let endpoint: string;
+let s3: LocalS3;
 
 /** A consolidated Zarr v2 hierarchy: ints in 100 chunks, and fixed-length strings. */
 async function writeV2(root: string): Promise<void> {
@@ -59,22 +52,15 @@ beforeAll(async () => {
   geo = path.join(dir, "geo.zarr");
   await writeV2(v2);
   await writeGeo(geo);
-  s3Dir = mkdtempSync(path.join(existsSync("/dev/shm") ? "/dev/shm" : dir, "zarr-cli-parts2-s3-"));
-  const s3rver = new S3rver({ silent: true, directory: s3Dir, configureBuckets: [{ name: "jobs" }] });
-  await s3rver.configureBuckets();
-  server = createServer(s3rver.callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s3 = await startLocalS3("zarr-cli-parts2-s3", dir);
 }, 60_000);
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  rmSync(s3Dir, { recursive: true, force: true });
+  await s3?.close();
   removeTempDirs();
 });
 
-const s3Url = (prefix: string) => `s3://jobs/${prefix}?endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true`;
+const s3Url = (prefix: string) => s3.url(prefix);
 const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 /** Every key of a store with its bytes (through the store: temporary files are not keys). */
@@ -85,7 +71,7 @@ async function objects(store: Store): Promise<Map<string, Buffer>> {
 }
 
 async function s3Objects(prefix: string): Promise<Map<string, Buffer>> {
-  const store = new S3Store({ bucket: "jobs", prefix, endpoint, forcePathStyle: true, credentials, region: "us-east-1" });
+  const store = new S3Store({ bucket: "jobs", prefix, endpoint: s3.endpoint, forcePathStyle: true, credentials, region: "us-east-1" });
   try {
     return await objects(store);
   } finally {

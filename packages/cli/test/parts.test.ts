@@ -2,10 +2,7 @@
 // and against s3rver on 127.0.0.1, byte-identical object by object to one `zarr cp`; a
 // part killed with SIGKILL mid-way and run again gives the same final bytes.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
+import { existsSync, readdirSync, readFileSync, } from "node:fs";
 import path from "node:path";
 import { createArray, createGroup, set } from "@zarr/core";
 import type { Store } from "@zarr/spec";
@@ -13,16 +10,12 @@ import { FileSystemStore } from "@zarr/store-fs";
 import { S3Store } from "@zarr/store-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, removeTempDirs, TEST_DIR, tempDir, zarr } from "./helpers.js";
+import { type LocalS3, S3_ENV, startLocalS3 } from "./local-s3.js";
 
-// s3rver comes from @zarr/store-utils' dev dependencies (the CLI package has none of its own).
-const S3rver = createRequire(path.resolve(TEST_DIR, "../../store-utils/package.json"))("s3rver");
-const S3_ENV = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER", AWS_REGION: "us-east-1" };
 
 let dir: string;
 let src: string;
-let s3Dir: string;
-let server: Server;
-let endpoint: string;
+let s3: LocalS3;
 
 beforeAll(async () => {
   dir = tempDir("zarr-cli-parts-");
@@ -33,22 +26,15 @@ beforeAll(async () => {
   await set(a, null, Int32Array.from({ length: 1600 }, (_, i) => i * 7));
   const b = await createArray(store, "g/b", { shape: [30], chunkShape: [7], dataType: "float64" });
   await set(b, null, Float64Array.from({ length: 30 }, (_, i) => i / 3));
-  s3Dir = mkdtempSync(path.join(existsSync("/dev/shm") ? "/dev/shm" : dir, "zarr-cli-parts-s3-"));
-  const s3rver = new S3rver({ silent: true, directory: s3Dir, configureBuckets: [{ name: "jobs" }] });
-  await s3rver.configureBuckets();
-  server = createServer(s3rver.callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s3 = await startLocalS3("zarr-cli-parts-s3", dir);
 }, 60_000);
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  rmSync(s3Dir, { recursive: true, force: true });
+  await s3?.close();
   removeTempDirs();
 });
 
-const s3Url = (prefix: string) => `s3://jobs/${prefix}?endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true`;
+const s3Url = (prefix: string) => s3.url(prefix);
 
 /** Every key of a store with its bytes (through the store: temporary files are not keys). */
 async function objects(store: Store): Promise<Map<string, Buffer>> {
@@ -83,7 +69,7 @@ describe("zarr cp in 4 concurrent processes", () => {
     await ok(["cp", src, s3Url("parted"), "--init"], S3_ENV);
     await Promise.all([0, 1, 2, 3].map((i) => ok(["cp", src, s3Url("parted"), "--parts", "4"], { ...S3_ENV, JOB_COMPLETION_INDEX: String(i) })));
     await ok(["cp", src, s3Url("parted"), "--parts", "4", "--finalize"], S3_ENV);
-    const client = { endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }, region: "us-east-1" };
+    const client = { endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }, region: "us-east-1" };
     const single = new S3Store({ bucket: "jobs", prefix: "single", ...client });
     const parted = new S3Store({ bucket: "jobs", prefix: "parted", ...client });
     try {
