@@ -19,23 +19,12 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromiumAvailable, launchChromium } from "./lib/chromium.mjs";
 import { LIB, MiB, main, parseArgs, REPO, reps, size } from "./lib/common.mjs";
-import { median } from "./lib/measure.mjs";
+import { benchChunk } from "./lib/data.mjs";
+import { cpuMs, median } from "./lib/measure.mjs";
 import { Report, ratio } from "./lib/output.mjs";
 
 const dist = (pkg, file) => pathToFileURL(join(REPO, "packages", pkg, "dist", file)).href;
 
-/** Chunk (row, col) of the n×n bench array in c×c chunks, as float32 bytes. */
-function benchChunk(n, c, row, col) {
-  const values = new Float32Array(c * c);
-  for (let y = 0; y < c; y++) {
-    const base = (row * c + y) * n + col * c;
-    for (let x = 0; x < c; x++) {
-      const i = base + x;
-      values[y * c + x] = Math.sin(i * 0.001) * 100 + (i % n) * 0.01;
-    }
-  }
-  return new Uint8Array(values.buffer);
-}
 
 /** 1 MiB of JSON lines, deterministic: text with many repeats, where matches dominate. */
 function textChunk(bytes) {
@@ -50,13 +39,6 @@ function textChunk(bytes) {
   return out;
 }
 
-/** CPU milliseconds of `fn()` (user + system of this process). */
-function cpuMs(fn) {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
 
 /** Node: CPU ms per MiB of output of each decoder over `chunks`, median of `repetitions`, taking turns. */
 async function nodeTimes(chunks, size, repetitions) {

@@ -23,31 +23,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LIB, loadZarrita, MiB, main, NODE, PYTHON, parseArgs, pythonZarr, REPO, reps, size } from "./lib/common.mjs";
-import { variant } from "./lib/data.mjs";
+import { benchChunk, variant } from "./lib/data.mjs";
+import { cpuMs } from "./lib/measure.mjs";
 import { Report, ratio } from "./lib/output.mjs";
 
 const dist = (pkg, file = "index.js") => pathToFileURL(join(REPO, "packages", pkg, "dist", file)).href;
 
-/** Chunk (row, col) of the n×n bench array in c×c chunks, as bytes. */
-function benchChunk(n, c, row, col) {
-  const values = new Float32Array(c * c);
-  for (let y = 0; y < c; y++) {
-    const base = (row * c + y) * n + col * c;
-    for (let x = 0; x < c; x++) {
-      const i = base + x;
-      values[y * c + x] = Math.sin(i * 0.001) * 100 + (i % n) * 0.01;
-    }
-  }
-  return new Uint8Array(values.buffer);
-}
 
-/** CPU milliseconds of `fn()` (user + system of this process). */
-function cpuMs(fn) {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
 
 async function cpuMsAsync(fn) {
   const start = process.cpuUsage();

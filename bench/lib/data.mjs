@@ -18,10 +18,10 @@
 // the same in bench/lib/zarr_python.py.
 import { execFileSync } from "node:child_process";
 import {
+  copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
-  copyFileSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -81,7 +81,20 @@ export function benchValues(n) {
   return values;
 }
 
-/** Where the cached data lives. */
+/** Chunk (row, col) of the n×n bench array in c×c chunks, as float32 bytes. */
+export function benchChunk(n, c, row, col) {
+  const values = new Float32Array(c * c);
+  for (let y = 0; y < c; y++) {
+    const base = (row * c + y) * n + col * c;
+    for (let x = 0; x < c; x++) {
+      const i = base + x;
+      values[y * c + x] = Math.sin(i * 0.001) * 100 + (i % n) * 0.01;
+    }
+  }
+  return new Uint8Array(values.buffer);
+}
+
+/** Where the cached data lives.
 export function dataRoot() {
   return process.env.ZARR_BENCH_DATA ?? join(tmpdir(), "zarr-bench");
 }

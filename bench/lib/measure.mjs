@@ -11,6 +11,14 @@ export const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** CPU milliseconds of `fn()` (user + system of this process). */
+export function cpuMs(fn) {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 /** `{ mean, median, min, max, sd }` of samples (sd: the sample standard deviation, 0 for one sample). */
 export function spread(xs) {
   const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
