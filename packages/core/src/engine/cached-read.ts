@@ -106,11 +106,13 @@ export async function readThroughCache(
   const hit = cache.lookup(store, key, spec);
   if (hit !== undefined) return copyChunk(hit.data, spec, target);
   if (!cache.fits(spec)) {
-    // Never kept, so never shared: decoded straight into the target.
+    // Never kept, so never shared: decoded straight into the target. The epoch is taken
+    // before the read, so a write meanwhile keeps "not stored" out of the cache.
+    const epoch = cache.begin(store);
     const bytes = await storeSource(readFrom, key, ctx.signal).get(undefined, ctx.signal);
     throwIfAborted(ctx.signal);
     if (bytes === undefined) {
-      cache.insert(store, key, spec, undefined, cache.begin(store));
+      cache.insert(store, key, spec, undefined, epoch);
       return false;
     }
     await pipeline.decodeInto(bytes, spec, target, ctx);
