@@ -94,7 +94,7 @@ export function benchChunk(n, c, row, col) {
   return new Uint8Array(values.buffer);
 }
 
-/** Where the cached data lives.
+/** Where the cached data lives. */
 export function dataRoot() {
   return process.env.ZARR_BENCH_DATA ?? join(tmpdir(), "zarr-bench");
 }
