@@ -1,15 +1,14 @@
 /** The Zarr codec entry: `numcodecs.bz2` (alias `bz2`), bytes → bytes. */
 import {
-  asZarrError,
   type BytesToBytesCodec,
   type CodecBuildContext,
   type CodecCallContext,
   type CodecEntry,
+  codecStep,
   describeJson,
   type ExtensionObject,
   type JsonObject,
   MetadataError,
-  throwIfAborted,
   workerModuleUrl,
 } from "@zarr/spec";
 import { bz2Decompress } from "./decoder.js";
@@ -44,12 +43,7 @@ export class Bz2Codec implements BytesToBytesCodec {
 
   /** Compresses a chunk's bytes. */
   encode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
-    throwIfAborted(ctx.signal);
-    try {
-      return bz2Compress(bytes, this.level);
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `bz2: cannot encode chunk "${ctx.key}"`, ctx.key);
-    }
+    return codecStep("bz2", "encode", ctx, () => bz2Compress(bytes, this.level));
   }
 
   /**
@@ -57,12 +51,7 @@ export class Bz2Codec implements BytesToBytesCodec {
    * that would pass `ctx.maxDecodedBytes` (before it is allocated).
    */
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
-    throwIfAborted(ctx.signal);
-    try {
-      return bz2Decompress(bytes, { key: ctx.key, maxOutputLength: ctx.maxDecodedBytes });
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `bz2: cannot decode chunk "${ctx.key}"`, ctx.key);
-    }
+    return codecStep("bz2", "decode", ctx, () => bz2Decompress(bytes, { key: ctx.key, maxOutputLength: ctx.maxDecodedBytes }));
   }
 
   /** The codec as metadata: `{name: "numcodecs.bz2", configuration: {level}}`. */

@@ -1,14 +1,13 @@
 /** The Zarr codec entry: `numcodecs.imagecodecs_lzw` (alias `imagecodecs_lzw`), bytes → bytes. */
 import {
-  asZarrError,
   type BytesToBytesCodec,
   type CodecBuildContext,
   type CodecCallContext,
   type CodecEntry,
+  codecStep,
   type ExtensionObject,
   type JsonObject,
   MetadataError,
-  throwIfAborted,
   workerModuleUrl,
 } from "@zarr/spec";
 import { lzwDecompress } from "./decoder.js";
@@ -41,12 +40,7 @@ export class LzwCodec implements BytesToBytesCodec {
 
   /** Compresses a chunk's bytes. */
   encode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
-    throwIfAborted(ctx.signal);
-    try {
-      return lzwCompress(bytes);
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `lzw: cannot encode chunk "${ctx.key}"`, ctx.key);
-    }
+    return codecStep("lzw", "encode", ctx, () => lzwCompress(bytes));
   }
 
   /**
@@ -54,12 +48,7 @@ export class LzwCodec implements BytesToBytesCodec {
    * that would pass `ctx.maxDecodedBytes`.
    */
   decode(bytes: Uint8Array, ctx: CodecCallContext): Uint8Array {
-    throwIfAborted(ctx.signal);
-    try {
-      return lzwDecompress(bytes, { key: ctx.key, maxOutputLength: ctx.maxDecodedBytes });
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `lzw: cannot decode chunk "${ctx.key}"`, ctx.key);
-    }
+    return codecStep("lzw", "decode", ctx, () => lzwDecompress(bytes, { key: ctx.key, maxOutputLength: ctx.maxDecodedBytes }));
   }
 
   /** The codec as metadata: `{name: "numcodecs.imagecodecs_lzw", configuration: {}}`. */

@@ -1,11 +1,11 @@
 /** The Zarr codec entry: `numcodecs.zfpy` (alias `zfpy`), array → bytes. */
 import {
   type ArrayToBytesCodec,
-  asZarrError,
   type ChunkSpec,
   type CodecBuildContext,
   type CodecCallContext,
   type CodecEntry,
+  codecStep,
   cStrides,
   describeJson,
   type ExtensionObject,
@@ -64,11 +64,7 @@ export class ZfpyCodec implements ArrayToBytesCodec {
         { key: ctx.key },
       );
     }
-    try {
-      return zfpCompressReversible(chunk.data as ZfpValues, spec.shape);
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `zfpy: cannot encode chunk "${ctx.key}"`, ctx.key);
-    }
+    return codecStep("zfpy", "encode", ctx, () => zfpCompressReversible(chunk.data as ZfpValues, spec.shape));
   }
 
   /**
@@ -77,9 +73,8 @@ export class ZfpyCodec implements ArrayToBytesCodec {
    * before anything chunk-sized is allocated for a header that announces too much.
    */
   decode(bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext): NdArray {
-    throwIfAborted(ctx.signal);
     const expectedType = zfpTypeOf(spec.dataType.name);
-    try {
+    return codecStep("zfpy", "decode", ctx, () => {
       // The header first: a stream of another type or shape is refused before decoding.
       const header = readZfpHeader(bytes, ctx.key);
       const shape = [...header.size].reverse();
@@ -92,9 +87,7 @@ export class ZfpyCodec implements ArrayToBytesCodec {
       }
       const decoded = zfpDecompress(bytes, { key: ctx.key, maxOutputBytes: ctx.maxDecodedBytes, signal: ctx.signal });
       return { data: decoded.data, shape: [...spec.shape], stride: cStrides(spec.shape) };
-    } catch (error) {
-      throw asZarrError(error, "CODEC_FAILED", `zfpy: cannot decode chunk "${ctx.key}"`, ctx.key);
-    }
+    });
   }
 
   /** The codec as metadata: `{name: "numcodecs.zfpy", configuration}`. */

@@ -13,6 +13,7 @@ export * from "./c-order.js";
 export * from "./checksums.js";
 export * from "./chunk-grid.js";
 export * from "./codec.js";
+export * from "./codec-step.js";
 export * from "./compose.js";
 export * from "./concurrency.js";
 export * from "./data-type.js";

@@ -13,6 +13,7 @@ it("the README example runs and prints what it says", () => {
   expect(out).toContain("[ 2, 4, 6 ]");
   expect(out).toContain("[ 2, 12 ]");
   expect(out).toContain("true false ABORTED");
+  expect(out).toContain('CODEC_FAILED lzw: cannot decode chunk "c/0"\n');
   expect(out).toContain("'1,2 #5 covers false', '1,1 #4 covers false', '1,0 #3 covers false'");
   expect(out).toContain("0,0 1,0 0,1 1,1");
   expect(out).toContain("undefined B 60 1");
