@@ -6,11 +6,10 @@
  * What it reads must be what Icechunk's test_can_read_old.py expects (the statement of it
  * in packages/store-icechunk/test/expected.ts, which the Node fixture tests use too).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturesDir, haveChromium, launchChromium, skipWithout } from "../../../scripts/test-env.mjs";
 import {
@@ -24,6 +23,7 @@ import {
   VIRTUAL_CONTAINER,
   VIRTUAL_LOCATION,
 } from "../../store-icechunk/test/expected.js";
+import { bundlePage, runInPage, tearDown } from "./browser/harness.js";
 import type { RepoReport } from "./browser/icechunk-page.js";
 import { startServer } from "./browser/serve.js";
 
@@ -44,44 +44,24 @@ describe.skipIf(missing)("Icechunk repositories over HTTP in chromium", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "zarr-browser-icechunk-"));
-    await build({
-      entryPoints: { "icechunk-page": join(import.meta.dirname, "browser", "icechunk-page.ts") },
-      outdir: dir,
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      target: "es2022",
-      conditions: ["@zarr/source"],
-      logLevel: "warning",
-    });
-    writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><title>zarr icechunk</title><link rel="icon" href="data:,"><script type="module" src="./icechunk-page.js"></script>\n');
+    await bundlePage(dir, { "icechunk-page": join(import.meta.dirname, "browser", "icechunk-page.ts") }, "icechunk-page");
     // The fixture repositories as they are on disk, under /data/.
     server = await startServer(dir, join(fixturesDir(), "icechunk"));
     browser = await launchChromium();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown(browser, server, dir));
 
   async function read(repo: string): Promise<{ report: RepoReport; errors: string[] }> {
-    const page: Page = await (browser as Browser).newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e: Error) => errors.push(e.message));
-    page.on("response", (r) => {
-      // A 404 is how a missing object looks over HTTP (the v1 tag tombstones); anything else is an error.
-      if (r.status() >= 400 && r.status() !== 404) errors.push(`${r.status()} ${r.url()}`);
-    });
-    try {
-      await page.goto(server.url);
-      await page.waitForFunction(() => "readIcechunk" in globalThis, null, { timeout: 30_000 });
-      const report = await page.evaluate((url) => (globalThis as unknown as { readIcechunk(u: string): Promise<RepoReport> }).readIcechunk(url), `${server.url}data/${repo}/`);
-      return { report, errors };
-    } finally {
-      await page.close();
-    }
+    // A 404 is how a missing object looks over HTTP (the v1 tag tombstones); anything else is an error.
+    const { result: report, errors } = await runInPage(
+      browser as Browser,
+      server.url,
+      "readIcechunk",
+      (page) => page.evaluate((url) => (globalThis as unknown as { readIcechunk(u: string): Promise<RepoReport> }).readIcechunk(url), `${server.url}data/${repo}/`),
+      { allowStatus: [404] },
+    );
+    return { report, errors };
   }
 
   for (const repo of ["test-repo-v1", "test-repo-v2"]) {

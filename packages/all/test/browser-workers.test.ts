@@ -6,14 +6,15 @@
  * block, calling `serveWorkerCalls`). The bytes must equal a main-thread read in the page
  * and a read here in Node.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haveChromium, launchChromium, skipWithout } from "../../../scripts/test-env.mjs";
 import { createArray, FileSystemStore, get, openArray, set } from "../src/index.js";
+import { bundlePage, runInPage, tearDown } from "./browser/harness.js";
 import type { PageReport } from "./browser/page.js";
 import { startServer } from "./browser/serve.js";
 
@@ -110,51 +111,27 @@ describe.skipIf(missing)("a pool of module Web Workers in chromium", () => {
     bytes[bytes.length - 1] ^= 0xff; // the checksum
     writeFileSync(chunk, bytes);
 
-    await build({
-      entryPoints: { page: join(import.meta.dirname, "browser", "page.ts"), "zarr-worker": "readme:zarr-worker" },
-      outdir: pageDir,
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      platform: "browser",
-      target: "es2022",
-      // Workspace packages' sources; platform "browser" selects @zarr/core/workers' Web Worker pool.
-      conditions: ["@zarr/source"],
-      logLevel: "warning",
-      plugins: [readmeWorkerScript()],
-    });
-    writeFileSync(join(pageDir, "index.html"), '<!doctype html><meta charset="utf-8"><title>zarr workers</title><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
+    const entries = { page: join(import.meta.dirname, "browser", "page.ts"), "zarr-worker": "readme:zarr-worker" };
+    await bundlePage(pageDir, entries, "page", { splitting: true, plugins: [readmeWorkerScript()] });
     server = await startServer(pageDir, storeDir);
     browser = await launchChromium();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown(browser, server, dir));
 
   async function report(base: string): Promise<{ report: PageReport; errors: string[] }> {
-    const page: Page = await (browser as Browser).newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e: Error) => errors.push(e.message));
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(m.text());
-    });
-    page.on("response", (r) => {
-      if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
-    });
-    try {
-      await page.goto(base);
-      await page.waitForFunction(() => "zarrWorkers" in globalThis, null, { timeout: 30_000 });
-      const result = await page.evaluate(
-        ([data, names]) => (globalThis as unknown as { zarrWorkers(d: string, n: string[]): Promise<PageReport> }).zarrWorkers(data, names),
-        [`${server.url}data/`, Object.keys(ARRAYS)] as [string, string[]],
-      );
-      return { report: result, errors };
-    } finally {
-      await page.close();
-    }
+    const { result, errors } = await runInPage(
+      browser as Browser,
+      base,
+      "zarrWorkers",
+      (page) =>
+        page.evaluate(
+          ([data, names]) => (globalThis as unknown as { zarrWorkers(d: string, n: string[]): Promise<PageReport> }).zarrWorkers(data, names),
+          [`${server.url}data/`, Object.keys(ARRAYS)] as [string, string[]],
+        ),
+      { consoleErrors: true },
+    );
+    return { report: result, errors };
   }
 
   it("reads blosc, gzip and zstd arrays in 4 workers, with the bytes of a main-thread read and of Node", async () => {
