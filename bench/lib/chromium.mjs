@@ -47,9 +47,10 @@ export const PAGES = {
 /**
  * Bundles the pages named by `names` into `outDir/<name>/` (minified, code splitting, ESM,
  * from the built dist/ under the "browser" condition), each with an index.html loading its
- * script. Resolves `{ name: { files: [{ file, bytes, gzipBytes }] } }`.
+ * script; `minify: false` keeps the names a profile shows (browser.mjs --profile). Resolves
+ * `{ name: { files: [{ file, bytes, gzipBytes }] } }`.
  */
-export async function bundlePages(outDir, names) {
+export async function bundlePages(outDir, names, { minify = true } = {}) {
   const { build } = await import("esbuild");
   const pages = {};
   for (const name of names) {
@@ -60,7 +61,7 @@ export async function bundlePages(outDir, names) {
       outdir: dir,
       bundle: true,
       splitting: true,
-      minify: true,
+      minify,
       format: "esm",
       platform: "browser",
       target: "es2022",

@@ -20,7 +20,10 @@ import { KeyMutex } from "./key-mutex.js";
 
 /**
  * A store held in memory. Values are copied on `set`; `get` returns the stored bytes
- * themselves, so treat them as read-only.
+ * themselves, so treat them as read-only. The store never writes into a value it holds
+ * (`set` replaces it), so it declares its bytes `"immutable"` (`returnedBytes`): values on
+ * a `SharedArrayBuffer` (given to the constructor or put in `map`; do not change them
+ * afterwards) reach a worker pool's workers with no copy.
  *
  * @example
  * ```ts
@@ -33,6 +36,8 @@ import { KeyMutex } from "./key-mutex.js";
 export class MemoryStore implements ReadableStore, WritableStore, ListableStore {
   /** The stored values. */
   readonly map: Map<string, Uint8Array>;
+  /** The bytes `get` resolves are never changed by the store (see `ReadableStore.returnedBytes`). */
+  readonly returnedBytes = "immutable";
   readonly #locks = new KeyMutex();
 
   constructor(entries?: Iterable<[string, Uint8Array]>) {

@@ -47,6 +47,15 @@ export interface ReadableStore {
    */
   workerStore?(): WorkerStoreRecipe | undefined;
   /**
+   * What the caller may do with the arrays `get` resolves (a declared capability; see
+   * {@link ReturnedBytes}). Absent, the caller only reads them while it uses them: they
+   * may be the store's own memory, kept, shared with other reads or reused, so a caller
+   * that hands them to another thread copies them first. It speaks of `get` alone (ranged
+   * reads may be views of one merged response). Wrappers that return other bytes than the
+   * store they wrap (a cache) must not pass it through.
+   */
+  readonly returnedBytes?: ReturnedBytes;
+  /**
    * Versioned read (optional capability): the bytes of `range` (the whole value when
    * `undefined`, clamped like `getRange`) together with the version they belong to, an
    * opaque token (an HTTP or S3 ETag; a file's device, inode, size and times). With
@@ -71,6 +80,19 @@ export interface ReadableStore {
    */
   listStoredKeys?(prefix: string, limit: number, options?: StoreRequestOptions): Promise<string[] | undefined>;
 }
+
+/**
+ * What a store promises about the arrays its `get` resolves (`ReadableStore.returnedBytes`),
+ * so that a caller handing chunk bytes to a worker thread can skip copying them:
+ * - `"owned"`: each call's array is on a buffer made for that call, which the store (and
+ *   every other read) keeps no reference to: the caller may change it, keep it, or move
+ *   (transfer, detaching it here) its whole buffer to another thread. HTTP responses and
+ *   file reads.
+ * - `"immutable"`: the store may keep the bytes and hand them to other reads, but never
+ *   changes them once returned (it replaces a value rather than writing into it): bytes
+ *   on a `SharedArrayBuffer` can be read by another thread as they are, with no copy.
+ */
+export type ReturnedBytes = "owned" | "immutable";
 
 /** Options of `ReadableStore.getVersioned`. */
 export interface VersionedReadOptions extends StoreRequestOptions {

@@ -123,6 +123,11 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   readonly blockingReads: boolean;
   /** True when reads and listings may follow links out of the root (see `FileSystemStoreOptions.followSymlinks`). */
   readonly followSymlinks: boolean;
+  /**
+   * The bytes `get` resolves are each read's own buffer, kept nowhere else, so a worker
+   * pool moves them to its workers without a copy (see `ReadableStore.returnedBytes`).
+   */
+  readonly returnedBytes = "owned";
   /** Age past which a lock file is taken over (see `FileSystemStoreOptions.lockStaleMs`). */
   readonly lockStaleMs: number;
   /** How long `lock` waits (see `FileSystemStoreOptions.lockTimeoutMs`). */

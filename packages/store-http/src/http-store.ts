@@ -32,6 +32,11 @@ export class HttpStore implements ReadableStore, WritableStore {
   readonly url: string;
   /** True when `set` and `delete` refuse with `STORE_READ_ONLY` (the default). */
   readonly readOnly: boolean;
+  /**
+   * The bytes `get` resolves are each response's own buffer, kept nowhere else, so a
+   * worker pool moves them to its workers without a copy (see `ReadableStore.returnedBytes`).
+   */
+  readonly returnedBytes = "owned";
   // Whole-value reads run here; ranges, sizes, scatter reads, versions and writes load
   // their modules on first use (a reader of whole chunks keeps them out of its bundle).
   readonly #transport: Transport;

@@ -14,6 +14,7 @@ import {
   fillRegion,
   fullSelection,
   type NdArray,
+  type ReturnedBytes,
   type Store,
   shapeSize,
   throwIfAborted,
@@ -21,8 +22,12 @@ import {
 import type { ChunkCache } from "../chunk-cache.js";
 import { storeSource } from "../up-front.js";
 
-/** Decodes a chunk's stored bytes whole into C-order elements of their own: on this thread ({@link decodeHere}) or in a worker. */
-export type DecodeWhole = (bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext) => Promise<DataArray>;
+/**
+ * Decodes a chunk's stored bytes whole into C-order elements of their own: on this thread
+ * ({@link decodeHere}) or in a worker. `returned` is what the store that resolved the
+ * bytes declares about them (`Store.returnedBytes`): whether they may be moved or shared.
+ */
+export type DecodeWhole = (bytes: Uint8Array, spec: ChunkSpec, ctx: CodecCallContext, returned?: ReturnedBytes) => Promise<DataArray>;
 
 /** Decoding on the calling thread, into a fresh array (a decoded chunk may otherwise be a view of the store's bytes). */
 export function decodeHere(pipeline: CodecPipeline): DecodeWhole {
@@ -140,7 +145,7 @@ async function fetchAndDecode(cache: ChunkCache, store: Store, readFrom: Store, 
   const epoch = cache.begin(store);
   const bytes = await storeSource(readFrom, ctx.key, ctx.signal).get(undefined, ctx.signal);
   throwIfAborted(ctx.signal);
-  const data = bytes === undefined ? undefined : await decodeWhole(bytes, spec, ctx);
+  const data = bytes === undefined ? undefined : await decodeWhole(bytes, spec, ctx, readFrom.returnedBytes);
   cache.insert(store, ctx.key, spec, data, epoch);
   return data;
 }

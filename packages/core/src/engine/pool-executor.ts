@@ -15,11 +15,12 @@ import {
 import type { ZarrArray } from "../nodes.js";
 import { storeSource } from "../up-front.js";
 import { type DecodeWhole, decodeHere } from "./cached-read.js";
+import { handOver, SpareBuffers } from "./chunk-handover.js";
 import type { ChunkEncodeTask, ChunkReadTask, Executor } from "./chunk-tasks.js";
 import type { ChunkRead } from "./stored-keys.js";
 // By name, not URL: bundled apps register it in their worker script (`serveWorkerCalls`).
 import { ENGINE_TASK_MODULE } from "./task-name.js";
-import type { WorkerArray, WorkerChunkDecode, WorkerChunkEncode, WorkerChunkRead } from "./worker-task.js";
+import type { WorkerArray, WorkerChunkDecode, WorkerChunkEncode, WorkerChunkRead, WorkerReadAnswer } from "./worker-task.js";
 
 /**
  * Calls in a pool that keep every worker busy: two per worker, as `createWorkerPool`'s
@@ -77,24 +78,37 @@ function decodableInWorkers(array: ZarrArray): boolean {
 }
 
 /**
+ * The spare buffers of each pool's chunk copies (see `chunk-handover.ts`): kept with the
+ * pool, so that the next operation on it copies into memory already mapped too.
+ */
+const sparesOfPools = new WeakMap<WorkerPool, SpareBuffers>();
+
+function sparesOf(pool: WorkerPool): SpareBuffers {
+  let spares = sparesOfPools.get(pool);
+  if (spares === undefined) sparesOfPools.set(pool, (spares = new SpareBuffers(pool.size * CALLS_PER_WORKER + 1)));
+  return spares;
+}
+
+/**
  * Whole-chunk decoding for a chunk cache's misses: chunks large enough go to the pool's
- * `decodeChunk` (with a private copy of their bytes, moved there; the decoded elements
- * come back moved too), smaller ones are decoded here.
+ * `decodeChunk` (their bytes moved or shared there when the store allows it, else a
+ * private copy moved; the decoded elements come back moved too), smaller ones are
+ * decoded here.
  */
 function poolDecoder(array: ZarrArray, pool: WorkerPool): DecodeWhole {
   const here = decodeHere(array.codecs);
   const workerArray = describeArray(array);
   const itemBytes = array.dataType.byteSize ?? 0;
   const share = new CallerShare(pool);
-  return (bytes, spec, ctx) => {
+  return (bytes, spec, ctx, returned) => {
     if (shapeSize(spec.shape) * itemBytes < WORKER_MIN_BYTES) return here(bytes, spec, ctx);
     return share.run(
       () => here(bytes, spec, ctx),
       () => {
-        // The worker gets a private copy: the store may hold on to the bytes it returned.
-        const copy = bytes.slice();
-        const call: WorkerChunkDecode = { array: workerArray, bytes: copy, key: ctx.key, shape: [...spec.shape] };
-        return pool.run<DataArray>(ENGINE_TASK_MODULE, "decodeChunk", [call], [copy.buffer], { signal: ctx.signal });
+        // A private copy unless the store lets the bytes go as they are (its `returnedBytes`).
+        const sent = handOver(bytes, returned);
+        const call: WorkerChunkDecode = { array: workerArray, bytes: sent.bytes, key: ctx.key, shape: [...spec.shape] };
+        return pool.run<DataArray>(ENGINE_TASK_MODULE, "decodeChunk", [call], sent.transfer, { signal: ctx.signal });
       },
     );
   };
@@ -197,15 +211,17 @@ async function readInWorker(
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   let source: WorkerChunkRead["source"];
-  const transfer: ArrayBuffer[] = [];
+  let transfer: ArrayBuffer[] = [];
+  const spares = sparesOf(pool);
   if (recipe !== undefined) source = { store: recipe };
   else {
     const bytes = await storeSource(store, task.key, signal).get(undefined, signal);
     if (bytes === undefined) return false;
-    // The worker gets a private copy: the store may hold on to the bytes it returned.
-    const copy = bytes.slice();
-    source = { bytes: copy };
-    transfer.push(copy.buffer);
+    // Moved or shared when the store allows it (its `returnedBytes`), else a private copy
+    // on a spare buffer that the worker gives back.
+    const sent = handOver(bytes, store.returnedBytes, spares);
+    source = sent.spare ? { bytes: sent.bytes, giveBack: true } : { bytes: sent.bytes };
+    transfer = sent.transfer;
   }
   const { out, src, dst, outIsZero } = task.target;
   const call: WorkerChunkRead = {
@@ -219,5 +235,8 @@ async function readInWorker(
     outIsZero: outIsZero === true,
   };
   // The signal takes the call out of the pool's queue, or stops the worker mid-read.
-  return pool.run<boolean>(ENGINE_TASK_MODULE, "readChunk", [call], transfer, { signal });
+  const answer = await pool.run<boolean | WorkerReadAnswer>(ENGINE_TASK_MODULE, "readChunk", [call], transfer, { signal });
+  if (typeof answer === "boolean") return answer;
+  spares.give(answer.spare.buffer as ArrayBuffer);
+  return answer.stored;
 }

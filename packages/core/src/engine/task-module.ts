@@ -5,4 +5,4 @@
  */
 export { bytesCodec } from "../codecs/bytes.js";
 export { transposeCodec } from "../codecs/transpose.js";
-export { decodeChunk, encodeChunk, readChunk, type WorkerArray, type WorkerChunkDecode, type WorkerChunkEncode, type WorkerChunkRead } from "./worker-task.js";
+export { decodeChunk, encodeChunk, readChunk, type WorkerArray, type WorkerChunkDecode, type WorkerChunkEncode, type WorkerChunkRead, type WorkerReadAnswer } from "./worker-task.js";

@@ -57,8 +57,12 @@ export interface WorkerArray {
 /** One chunk read, as sent to a worker. */
 export interface WorkerChunkRead {
   array: WorkerArray;
-  /** A store the worker opens itself, or the chunk's bytes (moved to the worker). */
-  source: { store: WorkerStoreRecipe } | { bytes: Uint8Array };
+  /**
+   * A store the worker opens itself, or the chunk's bytes (moved or shared to the worker);
+   * with `giveBack`, they are a copy on a spare buffer of the caller's, which the answer
+   * moves back ({@link WorkerReadAnswer}) for the next chunk's copy.
+   */
+  source: { store: WorkerStoreRecipe } | { bytes: Uint8Array; giveBack?: boolean };
   key: string;
   shape: number[];
   /** The result: a typed array over a SharedArrayBuffer, with its view geometry. */
@@ -66,6 +70,12 @@ export interface WorkerChunkRead {
   src: DimIndexer[];
   dst: DimIndexer[];
   outIsZero: boolean;
+}
+
+/** The answer of a `readChunk` whose bytes were to be given back: whether the chunk is stored, and the whole spare buffer (moved). */
+export interface WorkerReadAnswer {
+  stored: boolean;
+  spare: Uint8Array;
 }
 
 interface Built {
@@ -124,7 +134,7 @@ function storeOf(recipe: WorkerStoreRecipe): Promise<Store> {
  * between decode stages) and is passed on to the worker's own store reads; a stopped read
  * throws `ABORTED`, leaving the result's region of this chunk partly written.
  */
-export const readChunk = takesCallContext(async function readChunk(task: WorkerChunkRead, context?: WorkerCallContext): Promise<boolean> {
+export const readChunk = takesCallContext(async function readChunk(task: WorkerChunkRead, context?: WorkerCallContext): Promise<boolean | WorkerReadAnswer> {
   const signal = context?.signal;
   const { pipeline, dataType, fillValue } = await chainOf(task.array);
   throwIfAborted(signal);
@@ -137,12 +147,18 @@ export const readChunk = takesCallContext(async function readChunk(task: WorkerC
     dst: task.dst,
     outIsZero: task.outIsZero,
   };
+  let stored: boolean;
   try {
-    return await pipeline.decodePartialInto(source, spec, target, { key: task.key, signal });
+    stored = await pipeline.decodePartialInto(source, spec, target, { key: task.key, signal });
   } finally {
     // Cached state (shard indexes) could go stale: the calling thread's writes never reach it.
     pipeline.clearCache();
   }
+  if (!("bytes" in task.source && task.source.giveBack === true)) return stored;
+  // The whole buffer, so that the runtime moves it back (it moves only arrays spanning theirs).
+  // A buffer a codec moved elsewhere is detached (empty): nothing to give back.
+  const { buffer } = task.source.bytes;
+  return buffer.byteLength === 0 ? stored : { stored, spare: new Uint8Array(buffer) };
 });
 
 /** One chunk to decode whole, as sent to a worker (the chunk cache's misses: see cached-read.ts). */
