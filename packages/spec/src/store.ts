@@ -52,7 +52,8 @@ export interface ReadableStore {
    * may be the store's own memory, kept, shared with other reads or reused, so a caller
    * that hands them to another thread copies them first. It speaks of `get` alone (ranged
    * reads may be views of one merged response). Wrappers that return other bytes than the
-   * store they wrap (a cache) must not pass it through.
+   * store they wrap (a cache) must not pass it through, and a subclass whose `get` returns
+   * other bytes than its parent's must declare its own (or `undefined`).
    */
   readonly returnedBytes?: ReturnedBytes;
   /**
