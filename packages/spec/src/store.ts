@@ -247,6 +247,38 @@ export function isMetadataKey(key: string): boolean {
   return METADATA_NAMES.has(key.slice(key.lastIndexOf("/") + 1));
 }
 
+/**
+ * Thrown by a decoder (a codec's decompressor) whose output would pass its `maxOutput`:
+ * it stops at once, without allocating more. Internal to codecs, which turn it into a
+ * `ZarrError` naming the chunk.
+ *
+ * Here rather than in a module of its own (bundle size and requests): a codec's up-front
+ * module and its lazily loaded decoders all use it, so with code splitting it lands in the
+ * chunk of the modules those reach alike; this module is one of them, and every read loads
+ * it anyway.
+ *
+ * @example
+ * ```ts
+ * if (total > maxOutput) throw new OutputLimitExceeded(maxOutput);
+ * ```
+ */
+export class OutputLimitExceeded extends Error {
+  override readonly name = "OutputLimitExceeded";
+
+  constructor(
+    /** The bound that was passed. */
+    readonly maxOutput: number,
+    /** The size the data declares, when it declares one. */
+    readonly declared?: number,
+  ) {
+    super(
+      declared === undefined
+        ? `the data decodes to more than ${maxOutput} bytes`
+        : `the data declares ${declared} decoded bytes, more than ${maxOutput}`,
+    );
+  }
+}
+
 /** True when the store can read a value together with its version (`getVersioned`). */
 export function supportsVersions(store: Store): store is Store & Required<Pick<ReadableStore, "getVersioned">> {
   return typeof store.getVersioned === "function";
