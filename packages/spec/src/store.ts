@@ -247,15 +247,39 @@ export function isMetadataKey(key: string): boolean {
   return METADATA_NAMES.has(key.slice(key.lastIndexOf("/") + 1));
 }
 
+// The two "limit exceeded" errors (a body longer than a read accepts, a decoder's output
+// past its bound) live here, not in modules of their own (bundle size and requests): the
+// code every read loads and the lazily loaded modules of stores and codecs both use them,
+// and with code splitting esbuild gives a module shared that way a chunk of its own (one
+// more file for a first read) unless the lazy modules reaching it reach its chunk's other
+// modules too. Every read loads this module, and those lazy modules reach it alike. (Not
+// in bounded-body.ts either: whole-value reads throw BodyLimitExceeded too, and should not
+// pull the bounded body readers into a bundle's first chunk.)
+
+/**
+ * Thrown when a body is longer than the read accepts. Internal to store adapters: they
+ * turn it into `STORE_TOO_LARGE` naming the request (it is not retried).
+ *
+ * @example
+ * ```ts
+ * if (received > limit) throw new BodyLimitExceeded(limit, "the response body");
+ * ```
+ */
+export class BodyLimitExceeded extends Error {
+  override readonly name = "BodyLimitExceeded";
+  constructor(
+    readonly limit: number,
+    what: string,
+  ) {
+    super(`${what} is larger than the ${limit} bytes accepted`);
+  }
+}
+
 /**
  * Thrown by a decoder (a codec's decompressor) whose output would pass its `maxOutput`:
  * it stops at once, without allocating more. Internal to codecs, which turn it into a
  * `ZarrError` naming the chunk.
  *
- * Here rather than in a module of its own (bundle size and requests): a codec's up-front
- * module and its lazily loaded decoders all use it, so with code splitting it lands in the
- * chunk of the modules those reach alike; this module is one of them, and every read loads
- * it anyway.
  *
  * @example
  * ```ts

@@ -5,9 +5,9 @@
  * loads on first use, which share this.
  */
 import { BodyLimitExceeded, isMetadataKey, ZarrError } from "@zarr/spec";
-import { watchBody } from "./body-into.js";
+import { pipeBody, watchBody } from "./body-into.js";
 import type { HttpStoreSettings } from "./options.js";
-import { declaredLength, discardBody, readBody } from "./read-body.js";
+import { declaredLength, discardBody, hasContentCoding, pipeExactBody, readBody } from "./read-body.js";
 import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
 import { attemptSignal, sleep } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl } from "./store-url.js";
@@ -21,6 +21,8 @@ export type Handler<T> = (response: Response) => Promise<T | typeof UNHANDLED>;
 
 /** What every request of one store uses: its base URL and settings. */
 export interface Transport {
+  /** What the lazily loaded modules use of the modules every read loads (see {@link KIT}). */
+  readonly kit: Kit;
   readonly base: BaseUrl;
   readonly settings: HttpStoreSettings;
 }
@@ -176,3 +178,32 @@ export async function request<T>(t: Transport, spec: RequestSpec, handle: Handle
     }
   }
 }
+
+/**
+ * The functions (and the error class) of the modules every read loads that the store's
+ * lazily loaded modules (ranges, sizes, scatter reads, writes, and their helpers) use:
+ * handed to them on the transport (`Transport.kit`, bound by kit.ts) instead of imported.
+ *
+ * Why (bundle size and requests): with code splitting, esbuild puts modules that the app
+ * and some lazily loaded modules both import into a chunk of their own, which a first read
+ * loads as one more file. Handed over at run time, these stay in the app's chunk.
+ */
+export const KIT = {
+  request,
+  getWhole,
+  limitFor,
+  isMissing,
+  isSuccess,
+  UNHANDLED,
+  keyUrl,
+  displayUrl,
+  declaredLength,
+  readBody,
+  hasContentCoding,
+  pipeExactBody,
+  pipeBody,
+  TransientError,
+} as const;
+
+/** The type of {@link KIT}. */
+export type Kit = typeof KIT;
