@@ -4,16 +4,19 @@
  * other operations (ranges, sizes, scatter reads, versions, writes) are in modules it
  * loads on first use, which share this.
  */
-import { BodyLimitExceeded, isMetadataKey, ZarrError } from "@zarr/spec";
+import { isMetadataKey, ZarrError } from "@zarr/spec";
 import { pipeBody, watchBody } from "./body-into.js";
 import type { HttpStoreSettings } from "./options.js";
 import { declaredLength, discardBody, hasContentCoding, pipeExactBody, readBody } from "./read-body.js";
-import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
-import { attemptSignal, sleep } from "./signals.js";
+import type { FailedAttempt } from "./request-failure.js";
+import type { RequestSpec } from "./request-spec.js";
+import { attemptSignal } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl } from "./store-url.js";
 import { TransientError } from "./transient-error.js";
 
 /** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
+export type { RequestSpec } from "./request-spec.js";
+
 export const UNHANDLED: unique symbol = Symbol("unhandled status");
 
 /** Turns a response into a result, or UNHANDLED (see `request`). */
@@ -27,30 +30,12 @@ export interface Transport {
   readonly settings: HttpStoreSettings;
 }
 
-/** One request: its method, key and URL, and the headers that depend on it. */
-export interface RequestSpec {
-  method: "GET" | "HEAD" | "PUT" | "DELETE";
-  key: string;
-  url: string;
-  range?: string;
-  /** An ETag for `If-Match`: the server answers 412 unless the value still has it. */
-  ifMatch?: string;
-  /** `If-None-Match: *` on a PUT: the server answers 412 when the key has a value already. */
-  ifNoneMatchAny?: boolean;
-  body?: Uint8Array<ArrayBuffer>;
-  signal: AbortSignal | undefined;
-}
-
-function describeStatus(response: Response): string {
-  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // undici reports "fetch failed" and puts the reason (ECONNREFUSED, "other side closed"...) in cause.
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error.message}${cause}`;
-}
+/**
+ * Loads request-failure.ts: what a failed attempt means (the error, or the wait before the
+ * next attempt) and the errors of aborted requests and failed headers. Reads that succeed
+ * never load it (bundle size); one import site, so its chunk's name ships once.
+ */
+const failure = () => import("./request-failure.js");
 
 /** True for a 2xx status. */
 export const isSuccess = (status: number): boolean => status >= 200 && status <= 299;
@@ -93,10 +78,7 @@ async function requestHeaders(t: Transport, spec: RequestSpec): Promise<Headers 
     headers = new Headers(init);
   } catch (error) {
     if (error instanceof ZarrError) throw error;
-    throw new ZarrError("INVALID_ARGUMENT", `Could not build the request headers for ${spec.method} ${displayUrl(spec.url)}: ${describeError(error)}`, {
-      key: spec.key,
-      cause: error,
-    });
+    throw (await failure()).headersFailed(t, spec, error);
   }
   if (basicAuth !== undefined && !headers.has("authorization")) headers.set("authorization", basicAuth);
   if (spec.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/octet-stream");
@@ -106,32 +88,22 @@ async function requestHeaders(t: Transport, spec: RequestSpec): Promise<Headers 
   return headers;
 }
 
-function aborted(spec: RequestSpec, signal: AbortSignal): ZarrError {
-  return new ZarrError("ABORTED", `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}") was aborted`, {
-    key: spec.key,
-    cause: signal.reason,
-  });
-}
-
 /**
  * Runs one request with retries. `handle` turns a response into the result, throws
  * `TransientError` for a response worth retrying, or returns UNHANDLED to apply the
  * generic rules: retryable statuses are retried, others fail at once.
  */
 export async function request<T>(t: Transport, spec: RequestSpec, handle: Handler<T>): Promise<T> {
-  const { fetch, requestInit, timeout, retries, retryDelay, maxRetryDelay } = t.settings;
+  const { fetch, requestInit, timeout } = t.settings;
   // Uploads send for a long time before the first byte comes back: only other requests wait idle.
   const idleTimeout = spec.body === undefined ? t.settings.idleTimeout : Infinity;
   const { signal } = spec;
-  const where = `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}")`;
   for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw aborted(spec, signal);
+    if (signal?.aborted) throw (await failure()).aborted(t, spec, signal);
     const headers = await requestHeaders(t, spec);
     const limit = attemptSignal(signal, timeout, idleTimeout);
     let response: Response | undefined;
-    let problem: string;
-    let retryAfter: number | undefined;
-    let cause: unknown;
+    let failed: FailedAttempt;
     try {
       response = await fetch(spec.url, { ...requestInit, method: spec.method, headers, body: spec.body, signal: limit.signal });
       if (idleTimeout !== Infinity) {
@@ -141,41 +113,15 @@ export async function request<T>(t: Transport, spec: RequestSpec, handle: Handle
       const result = await handle(response);
       discardBody(response); // whatever the handler did not read
       if (result !== UNHANDLED) return result;
-      if (!isRetryableStatus(response.status)) {
-        const unexpected = isSuccess(response.status) ? "unexpected " : "";
-        throw new ZarrError("STORE_FAILED", `${where} failed with ${unexpected}${describeStatus(response)} (attempt ${attempt} of ${retries + 1}; not retried)`, {
-          key: spec.key,
-        });
-      }
-      problem = describeStatus(response);
-      retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+      failed = { response, limit, idleTimeout };
     } catch (error) {
       if (response !== undefined) discardBody(response);
-      if (signal?.aborted) throw aborted(spec, signal);
-      if (error instanceof ZarrError) throw error;
-      if (error instanceof BodyLimitExceeded) {
-        throw new ZarrError("STORE_TOO_LARGE", `${where}: ${error.message} (not retried)`, { key: spec.key, cause: error });
-      }
-      // A server that sent nothing for so long is not asked again: the wait was long already.
-      if (limit.stalled()) {
-        throw new ZarrError("STORE_FAILED", `${where} stalled: no bytes arrived for ${idleTimeout} ms (idleTimeout; not retried)`, { key: spec.key, cause: error });
-      }
-      cause = error;
-      if (limit.timedOut()) problem = `the request timed out after ${timeout} ms`;
-      else if (error instanceof TransientError) problem = error.message;
-      else problem = `network error: ${describeError(error)}`;
+      failed = { response, error, limit, idleTimeout };
     } finally {
       limit.dispose();
     }
-    if (attempt > retries) {
-      throw new ZarrError("STORE_FAILED", `${where} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${problem}`, {
-        key: spec.key,
-        cause,
-      });
-    }
-    if (!(await sleep(retryWait(attempt - 1, retryDelay, maxRetryDelay, retryAfter), signal))) {
-      throw aborted(spec, signal as AbortSignal);
-    }
+    // Throws what ends the request, else waits before the next attempt.
+    await (await failure()).afterFailure(t, spec, attempt, failed);
   }
 }
 
