@@ -14,9 +14,9 @@ import { attemptSignal } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl } from "./store-url.js";
 import { TransientError } from "./transient-error.js";
 
-/** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
 export type { RequestSpec } from "./request-spec.js";
 
+/** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
 export const UNHANDLED: unique symbol = Symbol("unhandled status");
 
 /** Turns a response into a result, or UNHANDLED (see `request`). */
