@@ -11,7 +11,8 @@
 import { kMaxLength } from "node:buffer";
 import { isMainThread } from "node:worker_threads";
 import * as nodeZlib from "node:zlib";
-import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
+import { OutputLimitExceeded } from "@zarr/spec";
+import type { DeflateBackend } from "./backend.js";
 import { inflateInto } from "./inflate-into.node.js";
 
 /** node:zlib rejects smaller chunk sizes (zlib.constants.Z_MIN_CHUNK). */

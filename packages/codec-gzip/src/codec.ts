@@ -8,11 +8,12 @@ import {
   type CodecEntry,
   decodedSizeExceeded,
   type ExtensionObject,
+  OutputLimitExceeded,
   throwIfAborted,
   workerModuleUrl,
   ZarrError,
 } from "@zarr/spec";
-import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
+import type { DeflateBackend } from "./backend.js";
 import { parseLevel } from "./configuration.js";
 
 const PACKAGE = "@zarr/codec-gzip";

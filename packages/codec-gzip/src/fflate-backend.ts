@@ -14,9 +14,9 @@
  *   member starts, and every member's trailer is checked. It is exact but allocates about
  *   160 KiB of buffers per call, which dominates for small chunks.
  */
-import { adler32 } from "@zarr/spec";
+import { adler32, OutputLimitExceeded } from "@zarr/spec";
 import { Gunzip, gzipSync, Inflate, inflateSync, zlibSync } from "fflate";
-import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
+import type { DeflateBackend } from "./backend.js";
 import { crc32 } from "./crc32.js";
 import { parseMemberHeader, readUint32LE, TRAILER_LENGTH, verifyMembers } from "./gzip-format.js";
 

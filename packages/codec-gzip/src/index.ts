@@ -18,10 +18,12 @@ export type { DeflateConfiguration } from "./configuration.js";
  * const registry = createRegistry([gzip]);
  * ```
  */
-export const gzip: CodecEntry = createGzipEntry(backend);
+// Pure calls (no side effects): an app importing one of the two entries gets the other
+// dropped from its bundle.
+export const gzip: CodecEntry = /* @__PURE__ */ createGzipEntry(backend);
 
 /** The `zlib` codec entry (alias `numcodecs.zlib`), configuration `{level: 0–9}`. */
-export const zlib: CodecEntry = createZlibEntry(backend);
+export const zlib: CodecEntry = /* @__PURE__ */ createZlibEntry(backend);
 
 /** The decoder in use: `"node:zlib"` in Node, `"DecompressionStream"` in browsers (fflate where the stream refuses the data, and for encoding), `"fflate"` in runtimes without either. */
 export const backendName: string = backend.name;

@@ -7,8 +7,7 @@
  * Without a known size, the capacity starts from a guess (a gzip trailer's length field, or
  * four times the input) and doubles while the data proves it needs more, up to the bound.
  */
-import { runKernel, type WasmKernel, wasmKernelLoader } from "@zarr/spec";
-import { OutputLimitExceeded } from "./backend.js";
+import { OutputLimitExceeded, runKernel, type WasmKernel, wasmKernelLoader } from "@zarr/spec";
 import { WASM_BASE64 } from "./wasm/inflate-wasm.js";
 
 interface InflateExports {

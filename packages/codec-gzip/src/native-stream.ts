@@ -20,7 +20,8 @@
  * awaited by a decode). Where it cannot run (kernels off, no SIMD, a chunk too large for its
  * memory) the stream goes on.
  */
-import { type DeflateBackend, OutputLimitExceeded } from "./backend.js";
+import { OutputLimitExceeded } from "@zarr/spec";
+import type { DeflateBackend } from "./backend.js";
 
 /** Decoded bytes after which the kernel is worth its download. */
 export const KERNEL_AFTER_BYTES = 4 << 20;

@@ -4,9 +4,10 @@
  * nodes of a given Zarr version. Zarr v3 (`zarr.json`) is always tried first and created
  * by core itself.
  */
-import { type Store, throwIfAborted, ZarrError } from "@zarr/spec";
+import type { Store } from "@zarr/spec";
 import type { FormatEntry, NodeEntry } from "./node-format.js";
 import type { Registry } from "./registry.js";
+import { throwIfAborted, ZarrError } from "./up-front.js";
 
 /** The registry's format entries, loaded (the registry keeps them by a minimal shape; what it accepts as a loaded format is a `FormatEntry`). */
 async function formatEntries(registry: Registry): Promise<FormatEntry[]> {

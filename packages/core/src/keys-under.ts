@@ -3,7 +3,8 @@
  * implicit groups (node-not-found.ts, listing.ts, `exists`), loaded with them, so opening an
  * ordinary node does not load it (bundle size).
  */
-import { isListable, type Store } from "@zarr/spec";
+import type { Store } from "@zarr/spec";
+import { isListable } from "./up-front.js";
 
 /** True when the store lists at least one key starting with `prefix` (false for stores that cannot list). */
 export async function hasKeysUnder(store: Store, prefix: string, signal?: AbortSignal): Promise<boolean> {

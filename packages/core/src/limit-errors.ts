@@ -2,7 +2,9 @@
  * The errors of the memory bounds of limits.ts (`maxChunkBytes`): a resource limit, not a
  * missing extension or a broken document. Loaded when a bound is exceeded.
  */
-import { type ChunkSpec, type DataType, ZarrError } from "@zarr/spec";
+import type { ChunkSpec, DataType } from "@zarr/spec";
+// From spec-shared.ts, not up-front.ts (which re-exports limits.ts, which loads this module).
+import { ZarrError } from "./spec-shared.js";
 
 /**
  * What a data type whose elements are JavaScript objects with sub-arrays (`struct`) says

@@ -2,7 +2,8 @@
  * Checks of the memory-bound options (`maxChunkBytes`, `maxDecodeRatio`), apart from
  * limits.ts: loaded only when an app gives one (bundle size).
  */
-import { ZarrError } from "@zarr/spec";
+// From spec-shared.ts, not up-front.ts (which re-exports limits.ts, which loads this module).
+import { ZarrError } from "./spec-shared.js";
 
 /** The memory bounds of an array. */
 export interface MemoryLimits {

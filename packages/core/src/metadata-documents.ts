@@ -5,3 +5,6 @@
  * modules every read loads (bundle size).
  */
 export { nodeMetadataToJson, parseArrayMetadata, parseNodeMetadata } from "@zarr/spec";
+// The parser reaches spec's json.js, which every read loads: this module imports it through
+// up-front.ts as the other lazy modules do, so json.js shares their chunk (see up-front.ts).
+export { parseJson } from "./up-front.js";

@@ -4,9 +4,9 @@
  * `get` and `set` load this module only when they are given such an object, so reads by
  * position never carry it.
  */
-import { ZarrError } from "@zarr/spec";
 // Types only: a value import would move selection.js out of the first chunk of `get` bundles.
 import type { DimSelection, Selection } from "./selection.js";
+import { ZarrError } from "./up-front.js";
 
 /**
  * A selection by dimension name: each key names a dimension (the array's

@@ -3,11 +3,11 @@
  * implicit group, or nothing (`NODE_NOT_FOUND`). Loaded by `openEntry` only on that way,
  * so opening ordinary nodes never loads it.
  */
-import { isListable, type Store, ZarrError } from "@zarr/spec";
+import type { Store } from "@zarr/spec";
 import { incompleteWriteError, isIncompleteWrite } from "./incomplete-write.js";
 import { hasKeysUnder } from "./keys-under.js";
 import type { NodeEntry } from "./node-format.js";
-import { IMPLICIT_GROUP, metadataKey, nodePrefix } from "./up-front.js";
+import { IMPLICIT_GROUP, isListable, metadataKey, nodePrefix, ZarrError } from "./up-front.js";
 
 /**
  * The entry of node path `path` (normalised), which has no metadata: an implicit group

@@ -3,7 +3,8 @@
  * array→bytes codec, an entry that built another kind of codec). Loaded only when a chain
  * is malformed.
  */
-import { type CodecEntry, type JsonPath, MetadataError, ZarrError } from "@zarr/spec";
+import type { CodecEntry, JsonPath } from "@zarr/spec";
+import { MetadataError, ZarrError } from "./up-front.js";
 
 const KIND_TEXT = {
   array_to_array: "array→array",

@@ -2,8 +2,9 @@
  * The result buffers of `get` besides a fresh array: a caller's `options.out`, checked,
  * and a result on shared memory for worker pools. Loaded only when one is needed.
  */
-import { type DataArray, type DataType, ZarrError } from "@zarr/spec";
+import type { DataArray, DataType } from "@zarr/spec";
 import { memoryStorage, type TypedArrayConstructor } from "./engine/memory-storage.js";
+import { ZarrError } from "./up-front.js";
 
 /** `options.out`, checked to be an array `get` can fill: the storage class and element count of the selection. */
 export function checkedOut(out: DataArray, dataType: DataType, elements: number): DataArray {

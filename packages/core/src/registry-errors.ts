@@ -3,7 +3,8 @@
  * which package provides it), and a lazy entry that failed to load. Loaded only when a
  * lookup fails.
  */
-import { type ExtensionEntry, formatJsonPath, type JsonPath, ZarrError } from "@zarr/spec";
+import type { ExtensionEntry, JsonPath } from "@zarr/spec";
+import { formatJsonPath, ZarrError } from "./up-front.js";
 
 type EntryType = ExtensionEntry["type"];
 

@@ -3,8 +3,9 @@
  * the store its chunks are read from and written to. `resolveArray` loads this module only
  * for arrays that name transformers, so opening any other array never pulls it in.
  */
-import { type ExtensionObject, formatJsonPath, type JsonPath, type Store, ZarrError } from "@zarr/spec";
+import type { ExtensionObject, JsonPath, Store } from "@zarr/spec";
 import type { Registry } from "./registry.js";
+import { formatJsonPath, ZarrError } from "./up-front.js";
 
 /** What {@link stackStorageTransformers} built. */
 export interface StorageTransformerStack {

@@ -5,8 +5,8 @@
  * attributes' text, parsed when first read. Loaded by `readNodeMetadata` for such
  * documents only.
  */
-import { decodeJsonBytes, keepAttributesUnparsed, type NodeMetadata, parseJson, scanJson } from "@zarr/spec";
-import { parsePlainMetadata } from "./up-front.js";
+import { keepAttributesUnparsed, type NodeMetadata, scanJson } from "@zarr/spec";
+import { decodeJsonBytes, parseJson, parsePlainMetadata } from "./up-front.js";
 
 /** Opens the curly brace of a JSON object. */
 const OPEN_OBJECT = 0x7b;

@@ -7,12 +7,12 @@
  * path fail with the same coded error as opening it strictly would. Loaded only when such
  * an array is met.
  */
-import { type ArrayMetadata, type ChunkGrid, type ChunkKeyEncoding, type CodecPipeline, type DataType, type JsonValue, type Scalar, type Store, ZarrError } from "@zarr/spec";
+import type { ArrayMetadata, ChunkGrid, ChunkKeyEncoding, CodecPipeline, DataType, JsonValue, Scalar, Store } from "@zarr/spec";
 import { isMemoryLimitError } from "./limit-errors.js";
 import type { NodeFormat } from "./node-format.js";
 import type { ArrayConfig } from "./node-options.js";
 import type { Registry } from "./registry.js";
-import { checkElementFits, memoryLimits } from "./up-front.js";
+import { checkElementFits, memoryLimits, ZarrError } from "./up-front.js";
 
 /** An object every property access of which throws `problem` (except those in `known`). */
 function refusing<T extends object>(problem: ZarrError, known: Record<string, unknown> = {}): T {

@@ -16,7 +16,17 @@
 // From @zarr/spec: what lazy modules use of the spec modules that load up front, and
 // `projectRange` (spec's indexer.js, which the selection modules reach through spec's
 // dimension projections), so that those modules join the same chunk.
-export { projectRange, shapeSize, workerModuleUrl } from "@zarr/spec";
+// The spec modules every read loads (errors.js, json.js, store.js): lazy modules take them
+// from here too, so that they are reached by the same entry points as the rest.
+export { 
+  decodeJsonBytes,
+  describeJson,
+  formatJsonPath,
+  isListable,
+  MetadataError,
+  parseJson,projectRange, shapeSize, 
+  throwIfAborted,workerModuleUrl, 
+  ZarrError,} from "@zarr/spec";
 export { CORE_PACKAGE } from "./data-types/core-package.js";
 export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";
 export { readFailed, storeSource } from "./engine/store-source.js";

@@ -6,7 +6,7 @@
  * stops as soon as it has that part (the rest is never transferred). Each store adapter
  * turns its body into {@link BodyPieces}; the bounds are kept here, once.
  */
-import { BodyLimitExceeded } from "./body-limit.js";
+import { BodyLimitExceeded } from "./store.js";
 
 /**
  * A body as a sequence of pieces: calls `sink` with each piece in order and resolves when

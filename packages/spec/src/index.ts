@@ -5,7 +5,6 @@
  */
 
 export * from "./base64.js";
-export * from "./body-limit.js";
 export * from "./bounded-body.js";
 export * from "./byte-ranges.js";
 export * from "./byte-sources.js";

@@ -270,6 +270,62 @@ export function isMetadataKey(key: string): boolean {
   return METADATA_NAMES.has(key.slice(key.lastIndexOf("/") + 1));
 }
 
+// The two "limit exceeded" errors (a body longer than a read accepts, a decoder's output
+// past its bound) live here, not in modules of their own (bundle size and requests): the
+// code every read loads and the lazily loaded modules of stores and codecs both use them,
+// and with code splitting esbuild gives a module shared that way a chunk of its own (one
+// more file for a first read) unless the lazy modules reaching it reach its chunk's other
+// modules too. Every read loads this module, and those lazy modules reach it alike. (Not
+// in bounded-body.ts either: whole-value reads throw BodyLimitExceeded too, and should not
+// pull the bounded body readers into a bundle's first chunk.)
+
+/**
+ * Thrown when a body is longer than the read accepts. Internal to store adapters: they
+ * turn it into `STORE_TOO_LARGE` naming the request (it is not retried).
+ *
+ * @example
+ * ```ts
+ * if (received > limit) throw new BodyLimitExceeded(limit, "the response body");
+ * ```
+ */
+export class BodyLimitExceeded extends Error {
+  override readonly name = "BodyLimitExceeded";
+  constructor(
+    readonly limit: number,
+    what: string,
+  ) {
+    super(`${what} is larger than the ${limit} bytes accepted`);
+  }
+}
+
+/**
+ * Thrown by a decoder (a codec's decompressor) whose output would pass its `maxOutput`:
+ * it stops at once, without allocating more. Internal to codecs, which turn it into a
+ * `ZarrError` naming the chunk.
+ *
+ *
+ * @example
+ * ```ts
+ * if (total > maxOutput) throw new OutputLimitExceeded(maxOutput);
+ * ```
+ */
+export class OutputLimitExceeded extends Error {
+  override readonly name = "OutputLimitExceeded";
+
+  constructor(
+    /** The bound that was passed. */
+    readonly maxOutput: number,
+    /** The size the data declares, when it declares one. */
+    readonly declared?: number,
+  ) {
+    super(
+      declared === undefined
+        ? `the data decodes to more than ${maxOutput} bytes`
+        : `the data declares ${declared} decoded bytes, more than ${maxOutput}`,
+    );
+  }
+}
+
 /** True when the store can read a value together with its version (`getVersioned`). */
 export function supportsVersions(store: Store): store is Store & Required<Pick<ReadableStore, "getVersioned">> {
   return typeof store.getVersioned === "function";

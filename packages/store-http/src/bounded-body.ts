@@ -6,7 +6,7 @@
  * a body stops as soon as it has that part: the body stream is cancelled.
  */
 import { type BodyPieces, countBodyBytes, pipeWithinLimit, readBodyTail, readBodyWindow } from "@zarr/spec";
-import { pipeBody } from "./body-into.js";
+import { kit } from "./kit.js";
 
 export { BodyLimitExceeded } from "@zarr/spec";
 
@@ -15,7 +15,7 @@ const WHAT = "the response body";
 
 /** The pieces of `response`'s body. */
 function piecesOf(response: Response): BodyPieces {
-  return (sink) => pipeBody(response, sink);
+  return (sink) => kit.pipeBody(response, sink);
 }
 
 /**

@@ -5,7 +5,7 @@
  * `@zarr/spec`'s (the S3 adapter speaks the same HTTP ranges).
  */
 import { type HttpContentRange, type HttpRangeRequest, httpRangeHeader, parseHttpContentRange, planHttpRange } from "@zarr/spec";
-import { TransientError } from "./transient-error.js";
+import { kit } from "./kit.js";
 
 /** A validated range request (`@zarr/spec`'s `HttpRangeRequest`). `end` is inclusive, as in HTTP. */
 export type RangeRequest = HttpRangeRequest;
@@ -27,7 +27,7 @@ export type ContentRange = HttpContentRange;
 export function parseContentRange(header: string | null): ContentRange | undefined {
   if (header === null) return undefined;
   const parsed = parseHttpContentRange(header);
-  if ("problem" in parsed) throw new TransientError(parsed.problem);
+  if ("problem" in parsed) throw new kit.TransientError(parsed.problem);
   return parsed;
 }
 
@@ -52,7 +52,7 @@ function part(body: Uint8Array, from: number, to: number): Uint8Array {
 export function bytesFromPartial(request: RangeRequest, sent: ContentRange | undefined, body: Uint8Array): Uint8Array {
   const mismatch = (): never => {
     const what = sent === undefined ? `${body.length} bytes` : `bytes ${sent.start}-${sent.end}/${sent.total ?? "*"}`;
-    throw new TransientError(`the server sent ${what} for ${request.kind === "empty" ? "an empty range" : rangeHeader(request)}`);
+    throw new kit.TransientError(`the server sent ${what} for ${request.kind === "empty" ? "an empty range" : rangeHeader(request)}`);
   };
   if (request.kind === "empty") return new Uint8Array(0);
   if (sent === undefined) {
@@ -92,7 +92,7 @@ export function bytesFromUnsatisfiable(request: RangeRequest, total: number | un
   if (total !== undefined) {
     const satisfiable = request.kind === "suffix" ? total > 0 : request.kind !== "empty" && request.start < total;
     if (satisfiable) {
-      throw new TransientError(`the server answered 416 for ${rangeHeader(request as Exclude<RangeRequest, { kind: "empty" }>)} although the value has ${total} bytes`);
+      throw new kit.TransientError(`the server answered 416 for ${rangeHeader(request as Exclude<RangeRequest, { kind: "empty" }>)} although the value has ${total} bytes`);
     }
   }
   return new Uint8Array(0);

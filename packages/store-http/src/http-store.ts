@@ -10,7 +10,12 @@ import type {
 } from "@zarr/spec";
 import { type HttpStoreOptions, resolveSettings } from "./options.js";
 import { parseBaseUrl } from "./store-url.js";
-import { getWhole, type Transport } from "./transport.js";
+import { getWhole, KIT, type Transport } from "./transport.js";
+
+// The modules loaded on first use that several methods load, each from one import site, so
+// the name of its chunk ships once (bundle size).
+const rangedRead = () => import("./ranged-read.js");
+const writes = () => import("./writes.js");
 
 /**
  * A Zarr store over HTTP(S) using `fetch` (Node ≥ 20 and browsers). Keys are
@@ -50,7 +55,7 @@ export class HttpStore implements ReadableStore, WritableStore {
   constructor(baseUrl: string | URL, options: HttpStoreOptions = {}) {
     const settings = resolveSettings(options);
     const base = parseBaseUrl(baseUrl);
-    this.#transport = { base, settings };
+    this.#transport = { base, settings, kit: KIT };
     this.url = base.prefix + base.query;
     this.readOnly = settings.readOnly;
   }
@@ -73,7 +78,7 @@ export class HttpStore implements ReadableStore, WritableStore {
    * streamed keeping only its last bytes, at most `maxValueBytes` of it).
    */
   async getRange(key: string, range: ByteRange, options?: StoreRequestOptions): Promise<Uint8Array | undefined> {
-    const { readRange } = await import("./ranged-read.js");
+    const { readRange } = await rangedRead();
     return (await readRange(this.#transport, key, range, options?.signal, undefined))?.bytes;
   }
 
@@ -85,7 +90,7 @@ export class HttpStore implements ReadableStore, WritableStore {
    * ETag give `version: undefined` (unchecked).
    */
   async getVersioned(key: string, range: ByteRange | undefined, options?: VersionedReadOptions): Promise<VersionedBytes | undefined> {
-    const { readRange } = await import("./ranged-read.js");
+    const { readRange } = await rangedRead();
     return readRange(this.#transport, key, range, options?.signal, options?.ifVersion);
   }
 
@@ -116,7 +121,7 @@ export class HttpStore implements ReadableStore, WritableStore {
 
   /** Writes `value` with PUT (retried like reads). Throws `STORE_READ_ONLY` unless the store was made with `readOnly: false`. */
   async set(key: string, value: Uint8Array, options?: StoreRequestOptions): Promise<void> {
-    const { put } = await import("./writes.js");
+    const { put } = await writes();
     return put(this.#transport, key, value, options?.signal);
   }
 
@@ -128,13 +133,13 @@ export class HttpStore implements ReadableStore, WritableStore {
    * one that ignores them makes the write unconditional.
    */
   async setIfVersion(key: string, value: Uint8Array, expected: string | null, options?: StoreRequestOptions): Promise<void> {
-    const { put } = await import("./writes.js");
+    const { put } = await writes();
     return put(this.#transport, key, value, options?.signal, expected);
   }
 
   /** Deletes `key` with DELETE; a missing key (a missing status) is fine. Throws `STORE_READ_ONLY` on a read-only store. */
   async delete(key: string, options?: StoreRequestOptions): Promise<void> {
-    const { remove } = await import("./writes.js");
+    const { remove } = await writes();
     return remove(this.#transport, key, options?.signal);
   }
 }

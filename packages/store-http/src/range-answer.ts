@@ -5,8 +5,8 @@
  */
 import { BodyLimitExceeded, readTail, readWindow } from "./bounded-body.js";
 import { bytesFromPartial, parseContentRange, type RangeRequest, rangeHeader } from "./byte-ranges.js";
-import { declaredLength, readBody } from "./read-body.js";
-import { TransientError } from "./transient-error.js";
+import { kit } from "./kit.js";
+
 
 type NonEmptyRange = Exclude<RangeRequest, { kind: "empty" }>;
 
@@ -19,20 +19,20 @@ type NonEmptyRange = Exclude<RangeRequest, { kind: "empty" }>;
 export async function bytesOfPartialAnswer(response: Response, request: NonEmptyRange, limit: number): Promise<Uint8Array> {
   const header = response.headers.get("content-range");
   const sent = parseContentRange(header);
-  const announced = declaredLength(response);
+  const announced = kit.declaredLength(response);
   const expected = sent === undefined ? announced : sent.end - sent.start + 1;
   if (announced !== undefined && announced !== expected) {
-    throw new TransientError(`Content-Length ${announced} does not match Content-Range "${header}"`);
+    throw new kit.TransientError(`Content-Length ${announced} does not match Content-Range "${header}"`);
   }
   const asked = request.kind === "bounded" ? request.end - request.start + 1 : 0;
   if (request.kind === "bounded" && sent !== undefined && sent.start <= request.start && sent.end - sent.start + 1 > asked) {
     const end = Math.min(request.end, sent.end);
     if (end < request.end && sent.total !== undefined && sent.end !== sent.total - 1) {
-      throw new TransientError(`the server sent bytes ${sent.start}-${sent.end}/${sent.total} for ${rangeHeader(request)}`);
+      throw new kit.TransientError(`the server sent bytes ${sent.start}-${sent.end}/${sent.total} for ${rangeHeader(request)}`);
     }
     const bytes = await readWindow(response, sent.start, request.start, end + 1, limit);
     if (bytes.length !== end - request.start + 1) {
-      throw new TransientError(`the body ended after ${bytes.length} bytes of the range (connection closed early)`);
+      throw new kit.TransientError(`the body ended after ${bytes.length} bytes of the range (connection closed early)`);
     }
     return bytes;
   }
@@ -41,10 +41,10 @@ export async function bytesOfPartialAnswer(response: Response, request: NonEmpty
   const cap = request.kind === "bounded" ? Math.min(limit, asked) : limit;
   let body: Uint8Array;
   try {
-    body = await readBody(response, expected, cap);
+    body = await kit.readBody(response, expected, cap);
   } catch (error) {
     if (error instanceof BodyLimitExceeded && cap < limit) {
-      throw new TransientError(`the server sent more than the ${asked} bytes of ${rangeHeader(request)}`);
+      throw new kit.TransientError(`the server sent more than the ${asked} bytes of ${rangeHeader(request)}`);
     }
     throw error;
   }

@@ -5,11 +5,10 @@
  */
 import { type ByteRange, RangeBatcher, type RangeBatchOptions, storeChanged, type VersionedBytes, ZarrError } from "@zarr/spec";
 import { bytesFromUnsatisfiable, planRange, rangeHeader, unsatisfiedTotal } from "./byte-ranges.js";
+import { bindKit, kit } from "./kit.js";
 import { bytesOfPartialAnswer, bytesOfWholeAnswer } from "./range-answer.js";
-import { declaredLength, readBody } from "./read-body.js";
 import { probeSize } from "./size-probe.js";
-import { keyUrl } from "./store-url.js";
-import { isMissing, limitFor, type RequestSpec, request, type Transport, UNHANDLED } from "./transport.js";
+import type { RequestSpec, Transport } from "./transport.js";
 import { strongEtag } from "./versions.js";
 
 /** Each transport's batcher of bounded range reads (made on the first one). */
@@ -67,8 +66,9 @@ export async function readVersioned(
   signal: AbortSignal | undefined,
   ifVersion: string | undefined,
 ): Promise<VersionedBytes | undefined> {
-  const url = keyUrl(t.base, key);
-  const limit = limitFor(t, key);
+  bindKit(t);
+  const url = kit.keyUrl(t.base, key);
+  const limit = kit.limitFor(t, key);
   const planned = range === undefined ? undefined : planRange(range);
   if (planned?.kind === "empty") {
     // HTTP cannot ask for zero bytes; all that is left to tell is whether the key exists.
@@ -77,27 +77,27 @@ export async function readVersioned(
   }
   const spec: RequestSpec = { method: "GET", key, url, signal, ifMatch: ifVersion };
   if (planned !== undefined) spec.range = rangeHeader(planned);
-  return request(t, spec, async (response) => {
-    if (isMissing(t, response)) return undefined;
+  return kit.request(t, spec, async (response) => {
+    if (kit.isMissing(t, response)) return undefined;
     if (response.status === 412 && ifVersion !== undefined) throw storeChanged(key, ifVersion, strongEtag(response));
     const version = strongEtag(response);
     if (ifVersion !== undefined && version !== undefined && version !== ifVersion) throw storeChanged(key, ifVersion, version);
     let bytes: Uint8Array;
     switch (response.status) {
       case 206:
-        if (planned === undefined) return UNHANDLED;
+        if (planned === undefined) return kit.UNHANDLED;
         bytes = await bytesOfPartialAnswer(response, planned, limit);
         break;
       case 200:
       case 203:
-        bytes = planned === undefined ? await readBody(response, declaredLength(response), limit) : await bytesOfWholeAnswer(response, planned, limit);
+        bytes = planned === undefined ? await kit.readBody(response, kit.declaredLength(response), limit) : await bytesOfWholeAnswer(response, planned, limit);
         break;
       case 416:
-        if (planned === undefined) return UNHANDLED;
+        if (planned === undefined) return kit.UNHANDLED;
         bytes = bytesFromUnsatisfiable(planned, unsatisfiedTotal(response.headers.get("content-range")));
         break;
       default:
-        return UNHANDLED;
+        return kit.UNHANDLED;
     }
     return { bytes, version };
   });

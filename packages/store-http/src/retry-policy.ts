@@ -1,4 +1,11 @@
-/** When to retry a request, and how long to wait before the next attempt. */
+/**
+ * When to retry a request, how long to wait before the next attempt, and the wait. Loaded
+ * with request-failure.ts, on the first failed attempt.
+ */
+
+// setTimeout fires at once for delays above 2^31 - 1 ms (as in signals.ts, which loads up
+// front: not shared, so that this module stays out of what every read loads).
+const MAX_TIMER_DELAY = 2_147_483_647;
 
 /**
  * True for statuses worth another attempt: 408 and 429 (the server asks us to come back)
@@ -40,4 +47,23 @@ export function retryWait(
   if (retryAfter !== undefined) return Math.min(retryAfter, maxDelay);
   const ceiling = Math.min(maxDelay, baseDelay * 2 ** Math.min(retry, 52));
   return Math.floor(random() * ceiling);
+}
+
+/** Waits `ms` milliseconds; resolves `false` at once (not after the wait) if `signal` aborts first. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, Math.min(ms, MAX_TIMER_DELAY));
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

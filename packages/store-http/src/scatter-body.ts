@@ -4,7 +4,7 @@
  */
 import type { ReadIntoRange } from "@zarr/spec";
 import { pipeBounded } from "./bounded-body.js";
-import { pipeExactBody } from "./read-body.js";
+import { kit } from "./kit.js";
 
 /** The ranges sorted by offset (the same array when they already are). */
 export function sortedByOffset(ranges: readonly ReadIntoRange[]): readonly ReadIntoRange[] {
@@ -26,7 +26,7 @@ export function scatterBody(
   ranges: readonly ReadIntoRange[],
   expected: number | undefined,
 ): Promise<number> {
-  return pipeExactBody(response, expected, scatterInto(start, ranges));
+  return kit.pipeExactBody(response, expected, scatterInto(start, ranges));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Abort signals per request attempt, and a sleep that a signal cuts short.
+ * Abort signals per request attempt (the wait between attempts is in retry-policy.ts).
  *
  * The per-attempt signal is combined by hand (a controller, a timer and one listener
  * on the caller's signal, all released when the attempt ends) rather than with
@@ -77,23 +77,4 @@ export function attemptSignal(caller: AbortSignal | undefined, timeout: number, 
       caller?.removeEventListener("abort", onAbort);
     },
   };
-}
-
-/** Waits `ms` milliseconds; resolves `false` at once (not after the wait) if `signal` aborts first. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, Math.min(ms, MAX_TIMER_DELAY));
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -4,14 +4,17 @@
  * other operations (ranges, sizes, scatter reads, versions, writes) are in modules it
  * loads on first use, which share this.
  */
-import { BodyLimitExceeded, isMetadataKey, ZarrError } from "@zarr/spec";
-import { watchBody } from "./body-into.js";
+import { isMetadataKey, ZarrError } from "@zarr/spec";
+import { pipeBody, watchBody } from "./body-into.js";
 import type { HttpStoreSettings } from "./options.js";
-import { declaredLength, discardBody, readBody } from "./read-body.js";
-import { isRetryableStatus, parseRetryAfter, retryWait } from "./retry-policy.js";
-import { attemptSignal, sleep } from "./signals.js";
+import { declaredLength, discardBody, hasContentCoding, pipeExactBody, readBody } from "./read-body.js";
+import type { FailedAttempt } from "./request-failure.js";
+import type { RequestSpec } from "./request-spec.js";
+import { attemptSignal } from "./signals.js";
 import { type BaseUrl, displayUrl, keyUrl } from "./store-url.js";
 import { TransientError } from "./transient-error.js";
+
+export type { RequestSpec } from "./request-spec.js";
 
 /** A response handler's answer for a status it does not handle itself: the generic status rules apply. */
 export const UNHANDLED: unique symbol = Symbol("unhandled status");
@@ -21,34 +24,18 @@ export type Handler<T> = (response: Response) => Promise<T | typeof UNHANDLED>;
 
 /** What every request of one store uses: its base URL and settings. */
 export interface Transport {
+  /** What the lazily loaded modules use of the modules every read loads (see {@link KIT}). */
+  readonly kit: Kit;
   readonly base: BaseUrl;
   readonly settings: HttpStoreSettings;
 }
 
-/** One request: its method, key and URL, and the headers that depend on it. */
-export interface RequestSpec {
-  method: "GET" | "HEAD" | "PUT" | "DELETE";
-  key: string;
-  url: string;
-  range?: string;
-  /** An ETag for `If-Match`: the server answers 412 unless the value still has it. */
-  ifMatch?: string;
-  /** `If-None-Match: *` on a PUT: the server answers 412 when the key has a value already. */
-  ifNoneMatchAny?: boolean;
-  body?: Uint8Array<ArrayBuffer>;
-  signal: AbortSignal | undefined;
-}
-
-function describeStatus(response: Response): string {
-  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // undici reports "fetch failed" and puts the reason (ECONNREFUSED, "other side closed"...) in cause.
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error.message}${cause}`;
-}
+/**
+ * Loads request-failure.ts: what a failed attempt means (the error, or the wait before the
+ * next attempt) and the errors of aborted requests and failed headers. Reads that succeed
+ * never load it (bundle size); one import site, so its chunk's name ships once.
+ */
+const failure = () => import("./request-failure.js");
 
 /** True for a 2xx status. */
 export const isSuccess = (status: number): boolean => status >= 200 && status <= 299;
@@ -91,10 +78,7 @@ async function requestHeaders(t: Transport, spec: RequestSpec): Promise<Headers 
     headers = new Headers(init);
   } catch (error) {
     if (error instanceof ZarrError) throw error;
-    throw new ZarrError("INVALID_ARGUMENT", `Could not build the request headers for ${spec.method} ${displayUrl(spec.url)}: ${describeError(error)}`, {
-      key: spec.key,
-      cause: error,
-    });
+    throw (await failure()).headersFailed(t, spec, error);
   }
   if (basicAuth !== undefined && !headers.has("authorization")) headers.set("authorization", basicAuth);
   if (spec.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/octet-stream");
@@ -104,32 +88,22 @@ async function requestHeaders(t: Transport, spec: RequestSpec): Promise<Headers 
   return headers;
 }
 
-function aborted(spec: RequestSpec, signal: AbortSignal): ZarrError {
-  return new ZarrError("ABORTED", `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}") was aborted`, {
-    key: spec.key,
-    cause: signal.reason,
-  });
-}
-
 /**
  * Runs one request with retries. `handle` turns a response into the result, throws
  * `TransientError` for a response worth retrying, or returns UNHANDLED to apply the
  * generic rules: retryable statuses are retried, others fail at once.
  */
 export async function request<T>(t: Transport, spec: RequestSpec, handle: Handler<T>): Promise<T> {
-  const { fetch, requestInit, timeout, retries, retryDelay, maxRetryDelay } = t.settings;
+  const { fetch, requestInit, timeout } = t.settings;
   // Uploads send for a long time before the first byte comes back: only other requests wait idle.
   const idleTimeout = spec.body === undefined ? t.settings.idleTimeout : Infinity;
   const { signal } = spec;
-  const where = `${spec.method} ${displayUrl(spec.url)} (key "${spec.key}")`;
   for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw aborted(spec, signal);
+    if (signal?.aborted) throw (await failure()).aborted(t, spec, signal);
     const headers = await requestHeaders(t, spec);
     const limit = attemptSignal(signal, timeout, idleTimeout);
     let response: Response | undefined;
-    let problem: string;
-    let retryAfter: number | undefined;
-    let cause: unknown;
+    let failed: FailedAttempt;
     try {
       response = await fetch(spec.url, { ...requestInit, method: spec.method, headers, body: spec.body, signal: limit.signal });
       if (idleTimeout !== Infinity) {
@@ -139,40 +113,43 @@ export async function request<T>(t: Transport, spec: RequestSpec, handle: Handle
       const result = await handle(response);
       discardBody(response); // whatever the handler did not read
       if (result !== UNHANDLED) return result;
-      if (!isRetryableStatus(response.status)) {
-        const unexpected = isSuccess(response.status) ? "unexpected " : "";
-        throw new ZarrError("STORE_FAILED", `${where} failed with ${unexpected}${describeStatus(response)} (attempt ${attempt} of ${retries + 1}; not retried)`, {
-          key: spec.key,
-        });
-      }
-      problem = describeStatus(response);
-      retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+      failed = { response, limit, idleTimeout };
     } catch (error) {
       if (response !== undefined) discardBody(response);
-      if (signal?.aborted) throw aborted(spec, signal);
-      if (error instanceof ZarrError) throw error;
-      if (error instanceof BodyLimitExceeded) {
-        throw new ZarrError("STORE_TOO_LARGE", `${where}: ${error.message} (not retried)`, { key: spec.key, cause: error });
-      }
-      // A server that sent nothing for so long is not asked again: the wait was long already.
-      if (limit.stalled()) {
-        throw new ZarrError("STORE_FAILED", `${where} stalled: no bytes arrived for ${idleTimeout} ms (idleTimeout; not retried)`, { key: spec.key, cause: error });
-      }
-      cause = error;
-      if (limit.timedOut()) problem = `the request timed out after ${timeout} ms`;
-      else if (error instanceof TransientError) problem = error.message;
-      else problem = `network error: ${describeError(error)}`;
+      failed = { response, error, limit, idleTimeout };
     } finally {
       limit.dispose();
     }
-    if (attempt > retries) {
-      throw new ZarrError("STORE_FAILED", `${where} failed after ${attempt} attempt${attempt === 1 ? "" : "s"}: ${problem}`, {
-        key: spec.key,
-        cause,
-      });
-    }
-    if (!(await sleep(retryWait(attempt - 1, retryDelay, maxRetryDelay, retryAfter), signal))) {
-      throw aborted(spec, signal as AbortSignal);
-    }
+    // Throws what ends the request, else waits before the next attempt.
+    await (await failure()).afterFailure(t, spec, attempt, failed);
   }
 }
+
+/**
+ * The functions (and the error class) of the modules every read loads that the store's
+ * lazily loaded modules (ranges, sizes, scatter reads, writes, and their helpers) use:
+ * handed to them on the transport (`Transport.kit`, bound by kit.ts) instead of imported.
+ *
+ * Why (bundle size and requests): with code splitting, esbuild puts modules that the app
+ * and some lazily loaded modules both import into a chunk of their own, which a first read
+ * loads as one more file. Handed over at run time, these stay in the app's chunk.
+ */
+export const KIT = {
+  request,
+  getWhole,
+  limitFor,
+  isMissing,
+  isSuccess,
+  UNHANDLED,
+  keyUrl,
+  displayUrl,
+  declaredLength,
+  readBody,
+  hasContentCoding,
+  pipeExactBody,
+  pipeBody,
+  TransientError,
+} as const;
+
+/** The type of {@link KIT}. */
+export type Kit = typeof KIT;

@@ -4,8 +4,8 @@
  * write: readers never load it.
  */
 import { storeChanged, ZarrError } from "@zarr/spec";
-import { displayUrl, keyUrl } from "./store-url.js";
-import { isMissing, isSuccess, type RequestSpec, request, type Transport, UNHANDLED } from "./transport.js";
+import { bindKit, kit } from "./kit.js";
+import type { RequestSpec, Transport } from "./transport.js";
 import { strongEtag } from "./versions.js";
 
 /** `STORE_READ_ONLY` unless the store was made with `readOnly: false`. */
@@ -13,7 +13,7 @@ function assertWritable(t: Transport, key: string): void {
   if (t.settings.readOnly) {
     throw new ZarrError(
       "STORE_READ_ONLY",
-      `Cannot modify "${key}": the HTTP store at ${displayUrl(t.base.prefix + t.base.query)} is read-only (pass readOnly: false to use PUT and DELETE)`,
+      `Cannot modify "${key}": the HTTP store at ${kit.displayUrl(t.base.prefix + t.base.query)} is read-only (pass readOnly: false to use PUT and DELETE)`,
       { key },
     );
   }
@@ -31,7 +31,8 @@ export async function put(
   signal: AbortSignal | undefined,
   expected?: string | null,
 ): Promise<void> {
-  const url = keyUrl(t.base, key);
+  bindKit(t);
+  const url = kit.keyUrl(t.base, key);
   assertWritable(t, key);
   if (!(value instanceof Uint8Array)) {
     throw new ZarrError("INVALID_ARGUMENT", `The value for "${key}" must be a Uint8Array`, { key });
@@ -41,17 +42,18 @@ export async function put(
   const spec: RequestSpec = { method: "PUT", key, url, body, signal };
   if (expected === null) spec.ifNoneMatchAny = true;
   else if (expected !== undefined) spec.ifMatch = expected;
-  await request(t, spec, async (response) => {
+  await kit.request(t, spec, async (response) => {
     if (response.status === 412 && expected !== undefined) throw storeChanged(key, expected ?? "(absent)", strongEtag(response));
-    return isSuccess(response.status) ? undefined : UNHANDLED;
+    return kit.isSuccess(response.status) ? undefined : kit.UNHANDLED;
   });
 }
 
 /** DELETEs `key` (see `HttpStore.delete`); a missing key (a missing status) is fine. */
 export async function remove(t: Transport, key: string, signal: AbortSignal | undefined): Promise<void> {
-  const url = keyUrl(t.base, key);
+  bindKit(t);
+  const url = kit.keyUrl(t.base, key);
   assertWritable(t, key);
-  await request(t, { method: "DELETE", key, url, signal }, async (response) => {
-    return isSuccess(response.status) || isMissing(t, response) ? undefined : UNHANDLED;
+  await kit.request(t, { method: "DELETE", key, url, signal }, async (response) => {
+    return kit.isSuccess(response.status) || kit.isMissing(t, response) ? undefined : kit.UNHANDLED;
   });
 }

@@ -1,6 +1,12 @@
 /** The bounded body readers on bodies cut into small pieces: every window and tail, piece boundaries included. */
 import { describe, expect, it } from "vitest";
 import { BodyLimitExceeded, countBody, readTail, readWindow } from "../src/bounded-body.js";
+import { bindKit } from "../src/kit.js";
+import { KIT } from "../src/transport.js";
+
+// The readers take the store's up-front functions from kit.ts, bound by the store's
+// operations; called directly here, they need it bound first.
+bindKit({ kit: KIT });
 
 const BODY = Uint8Array.from({ length: 20 }, (_, i) => i + 1);
 

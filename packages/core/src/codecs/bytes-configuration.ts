@@ -2,7 +2,8 @@
  * The error for a `bytes` codec configuration that does not fit its data type. Loaded
  * only when one has a problem.
  */
-import { type DataType, describeJson, type JsonObject, type JsonPath, MetadataError } from "@zarr/spec";
+import type { DataType, JsonObject, JsonPath } from "@zarr/spec";
+import { describeJson, MetadataError } from "../up-front.js";
 
 /**
  * The first problem of `configuration` (at `path`) for chunks of `dataType`: an unknown
