@@ -7,13 +7,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  createArray,
   createChunkCache,
   createRegistry,
   get,
   MemoryStore,
   openArray,
-  set,
   slice,
   throwIfAborted,
   type WorkerPool,
@@ -21,6 +19,7 @@ import {
 } from "../src/index.js";
 import { createWorkerPool } from "../src/workers/index.js";
 import { heavyCodec } from "./fixtures/slow-tasks.mjs";
+import { writeHeavyArray } from "./heavy-array.js";
 
 /** A memory store counting reads per key, each read waiting `delay` ms first (stopping when its signal aborts). */
 class CountingStore extends MemoryStore {
@@ -83,14 +82,7 @@ describe("get with a chunk cache and workers", () => {
 
   async function setup() {
     const store = new CountingStore();
-    const arr = await createArray(store, "a", {
-      shape: [256, 128],
-      chunkShape: [128, 64],
-      dataType: "float64",
-      codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "test.heavy" }],
-      registry,
-    });
-    await set(arr, null, values);
+    await writeHeavyArray(store, registry, [256, 128], values);
     store.reads.clear();
     return { store, arr: await openArray(store, "a", { registry }) };
   }

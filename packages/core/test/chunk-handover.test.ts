@@ -7,7 +7,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { handOver, SpareBuffers } from "../src/engine/chunk-handover.js";
 import {
-  createArray,
   createChunkCache,
   createRegistry,
   get,
@@ -15,11 +14,11 @@ import {
   openArray,
   type ReturnedBytes,
   type StoreRequestOptions,
-  set,
   type WorkerPool,
 } from "../src/index.js";
 import { createWorkerPool } from "../src/workers/index.js";
 import { heavyCodec } from "./fixtures/slow-tasks.mjs";
+import { writeHeavyArray } from "./heavy-array.js";
 
 describe("handOver", () => {
   it("moves owned bytes that span their buffer, without a copy", () => {
@@ -122,14 +121,7 @@ describe("chunk reads in a pool", () => {
   /** Writes the array into a memory store. */
   async function written(): Promise<MemoryStore> {
     const store = new MemoryStore();
-    const arr = await createArray(store, "a", {
-      shape: [256, 128],
-      chunkShape: [128, 64],
-      dataType: "float64",
-      codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "test.heavy" }],
-      registry,
-    });
-    await set(arr, null, values);
+    await writeHeavyArray(store, registry, [256, 128], values);
     return store;
   }
 

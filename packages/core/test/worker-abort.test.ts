@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createArray, createRegistry, get, MemoryStore, openArray, set, type WorkerPool, type WorkerStoreRecipe, ZarrError } from "../src/index.js";
 import { createWorkerPool } from "../src/workers/index.js";
 import { heavyCodec } from "./fixtures/slow-tasks.mjs";
+import { writeHeavyArray } from "./heavy-array.js";
 
 const FIXTURE = new URL("./fixtures/slow-tasks.mjs", import.meta.url).href;
 const STARTED = 0;
@@ -158,15 +159,8 @@ describe("get over a worker pool with a signal", () => {
     const c = counters();
     const store = new SlowInWorkers({ moduleUrl: FIXTURE, exportName: "slowFileStore", args: [dir, c, 800] });
     // Six 64 KiB chunks: each large enough for the pool.
-    const arr = await createArray(store, "a", {
-      shape: [768, 64],
-      chunkShape: [128, 64],
-      dataType: "float64",
-      codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "test.heavy" }],
-      registry,
-    });
     const values = Float64Array.from({ length: 768 * 64 }, (_, i) => i * 0.5);
-    await set(arr, null, values);
+    await writeHeavyArray(store, registry, [768, 64], values);
     for (const [key, bytes] of store.map) {
       mkdirSync(dirname(join(dir, key)), { recursive: true });
       writeFileSync(join(dir, key), bytes);
