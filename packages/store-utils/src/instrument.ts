@@ -107,6 +107,8 @@ export function instrumentStore(inner: Store, observe: CallObserver): Methods & 
     get: (key: string, options?: StoreRequestOptions) =>
       observed(observe({ method: "get", key }), () => inner.get(key, options), valueOutcome),
   };
+  // The wrapper resolves the inner store's own arrays, so what it promises of them holds here too.
+  if (inner.returnedBytes !== undefined) Object.assign(out, { returnedBytes: inner.returnedBytes });
   const { getRange, getSize, readInto, getVersioned, set, delete: del, deletePrefix, list, listPrefix, listDir } = inner;
   if (typeof getRange === "function") {
     out.getRange = (key: string, range: ByteRange, options?: StoreRequestOptions) =>

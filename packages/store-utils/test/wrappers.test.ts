@@ -6,7 +6,7 @@ import { isListable, isWritable, type ReadableStore, type Store, supportsRanges,
 import { FileSystemStore } from "@zarr/store-fs";
 import { HttpStore } from "@zarr/store-http";
 import { afterAll, describe, expect, it } from "vitest";
-import { CountingStore, formatCall, LoggingStore, STORE_METHODS } from "../src/index.js";
+import { CachingStore, CountingStore, formatCall, LoggingStore, STORE_METHODS } from "../src/index.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -152,6 +152,20 @@ describe("versioned reads through the wrappers", () => {
     await log.getVersioned!("s/c/0", { offset: 0, length: 1 });
     expect(lines[0]).toMatch(/^getRange "s\/c\/0" bytes=0-0: 1 B in /);
   });
+});
+
+describe("returned bytes through the wrappers", () => {
+  it("say what the wrapped store says of the bytes its get resolves, and nothing when it says nothing", () => {
+    const fs = new FileSystemStore(tempDir());
+    expect(new CountingStore(fs).returnedBytes).toBe("owned");
+    expect(new LoggingStore(new MemoryStore(), () => {}).returnedBytes).toBe("immutable");
+    const plain = new CountingStore({ get: async () => undefined });
+    expect(plain.returnedBytes).toBeUndefined();
+    expect("returnedBytes" in plain).toBe(false);
+    // A cache returns its own copies, kept for later reads: never "owned".
+    expect((new CachingStore(fs, { maxBytes: 1 << 20 }) as ReadableStore).returnedBytes).toBeUndefined();
+  });
+
 });
 
 describe("LoggingStore", () => {
