@@ -11,6 +11,7 @@
 // The error lives in @zarr/spec (see `OutputLimitExceeded` there for why); re-exported for
 // the modules and tests that know it from here.
 export { OutputLimitExceeded } from "@zarr/spec";
+
 export interface DeflateBackend {
   /** Which implementation this is: `"node:zlib"` or `"fflate"`. */
   readonly name: string;

@@ -18,15 +18,19 @@
 // dimension projections), so that those modules join the same chunk.
 // The spec modules every read loads (errors.js, json.js, store.js): lazy modules take them
 // from here too, so that they are reached by the same entry points as the rest.
-export { 
+export {
   decodeJsonBytes,
   describeJson,
   formatJsonPath,
   isListable,
   MetadataError,
-  parseJson,projectRange, shapeSize, 
-  throwIfAborted,workerModuleUrl, 
-  ZarrError,} from "@zarr/spec";
+  parseJson,
+  projectRange,
+  shapeSize,
+  throwIfAborted,
+  workerModuleUrl,
+  ZarrError,
+} from "@zarr/spec";
 export { CORE_PACKAGE } from "./data-types/core-package.js";
 export { MACHINE_LITTLE_ENDIAN } from "./data-types/machine-endian.js";
 export { readFailed, storeSource } from "./engine/store-source.js";
