@@ -51,6 +51,16 @@ export const LIMITS = {
 /**
  * Goals for an app's first read in a browser (issue 25), reported but not yet checked:
  * bytes of code loaded before the first value at most zarrita.js's, in at most 3 module files.
+ *
+ * Tried and not adopted (2026-12-02, session 14): registering float32/float64 eagerly (their
+ * entries imported by data-types/builtin.ts, and numeric-parts.ts re-exported from core's
+ * up-front.ts so that the modules the other data types share join the up-front chunk)
+ * makes this read 54,965 bytes in 3 files (app.js, core's shared chunk, spec's errors and
+ * store), with two sequential requests fewer (the float entries' stub, then their chunk).
+ * But @zarr/core up front becomes 40.7 K, over issue 11's 36 K budget (BUDGETS.core), and
+ * every app pays 5.6 K for the float types; with the integers and bool too, 43.8 K. The
+ * float types in one lazy file instead need their shared helpers up front (+2 K, also over
+ * the budget) and complex/float16 to stop importing float.js.
  */
 export const FIRST_READ_GOALS = { bytesOfZarrita: 1.0, files: 3 };
 
