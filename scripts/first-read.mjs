@@ -10,6 +10,7 @@
 //
 //   node scripts/first-read.mjs           the sizes as JSON
 //   node scripts/first-read.mjs --files   each file loaded, with its bytes and the source files it holds
+//   node scripts/first-read.mjs --files --data-type int16   the same read of an array of another data type
 import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -92,11 +93,17 @@ async function serve(dir) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** The typed array of each data type `--data-type` takes. */
+const VALUES = { float32: Float32Array, float64: Float64Array, int16: Int16Array, uint8: Uint8Array, int32: Int32Array };
+
 /**
  * Bytes and module files each app loads before its first value, e.g.
- * `{ "@zarr": { bytes, files: [...] }, "zarrita.js": { ... } }`.
+ * `{ "@zarr": { bytes, files: [...] }, "zarrita.js": { ... } }`. The array is float32 (what
+ * the checked limits are for) unless `dataType` names another of VALUES.
  */
-export async function firstReadSizes() {
+export async function firstReadSizes(dataType = "float32") {
+  const Values = VALUES[dataType];
+  if (Values === undefined) throw new Error(`--data-type must be one of ${Object.keys(VALUES).join(", ")}`);
   const work = mkdtempSync(join(tmpdir(), "zarr-first-read-"));
   try {
     const data = join(work, "data.zarr");
@@ -105,10 +112,12 @@ export async function firstReadSizes() {
     const arr = await createArray(new FileSystemStore(data), "", {
       shape: [64, 64],
       chunkShape: [32, 32],
-      dataType: "float32",
+      dataType,
       codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 5 } }],
     });
-    await set(arr, null, Float32Array.from({ length: 64 * 64 }, (_, i) => i * 0.5));
+    // Element 5 holds 2.5 (float types) or 5 (integers): what each app's read must return.
+    const expected = Values === Float32Array || Values === Float64Array ? 2.5 : 5;
+    await set(arr, null, Values.from({ length: 64 * 64 }, (_, i) => (expected === 5 ? i % 100 : i * 0.5)));
     const server = await serve(data);
     const results = {};
     try {
@@ -132,7 +141,7 @@ export async function firstReadSizes() {
           rmSync(entry, { force: true });
         }
         const run = await runApp(join(dir, "app.js"), dir, server.url);
-        if (run.value !== 2.5) throw new Error(`${name} read ${run.value} where 2.5 is stored`);
+        if (run.value !== expected) throw new Error(`${name} read ${run.value} where ${expected} is stored`);
         const files = run.files.map((f) => f.slice(dir.length + 1));
         // Which source files those bytes come from, largest first.
         const inputs = {};
@@ -160,7 +169,8 @@ export async function firstReadSizes() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const sizes = await firstReadSizes();
+  const at = process.argv.indexOf("--data-type");
+  const sizes = await firstReadSizes(at < 0 ? undefined : process.argv[at + 1]);
   if (process.argv.includes("--files")) {
     // node scripts/first-read.mjs --files: each file loaded before the first value, with what it holds.
     for (const [name, r] of Object.entries(sizes)) {

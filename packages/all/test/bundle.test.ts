@@ -20,6 +20,12 @@ interface Sizes {
   gzip: number;
   chunks: number;
 }
+/** What an app loads before its first value: bytes, file names, and each file with its bytes. */
+interface FirstRead {
+  bytes: number;
+  files: string[];
+  chunks: { file: string; bytes: number }[];
+}
 interface Report {
   rows: { package: string; initial: number; total: number }[];
   core: Sizes & { breakdown: { file: string; bytes: number }[] };
@@ -28,7 +34,8 @@ interface Report {
   budgets: { core: number; app: number };
   limits: { core: number; app: number };
   firstReadLimits: { bytes: number; files: number };
-  firstRead: Record<"@zarr" | "zarrita.js", { bytes: number; files: string[] }>;
+  firstRead: Record<"@zarr" | "zarrita.js", FirstRead>;
+  intRead: FirstRead & { limits: { bytes: number; files: number } };
   over: string[];
 }
 
@@ -48,6 +55,15 @@ describe("bundle sizes (esbuild, code splitting)", () => {
     // The lazy part of the read: the float entries (their entry chunk and one of shared
     // code); everything else, the gzip stream decoder included, loads up front.
     expect(ours.files.filter((f) => /^(float-entries|native-stream)-/.test(f))).toEqual([expect.stringMatching(/^float-entries-/)]);
+  });
+
+  it("an int16 read loads the integer entries, not an empty chunk nor more files than its limit", () => {
+    const int = report.intRead;
+    expect(int.files.length).toBeLessThanOrEqual(int.limits.files);
+    expect(int.bytes).toBeLessThanOrEqual(int.limits.bytes);
+    expect(int.files.filter((f) => f.startsWith("integer-entries-"))).toHaveLength(1);
+    // A chunk of re-exports alone (numeric-parts.ts used to be one) costs a request for nothing.
+    for (const read of [report.firstRead["@zarr"], int]) expect(read.chunks.filter((c) => c.bytes < 100)).toEqual([]);
   });
 
   it("an app of @zarr/core + @zarr/codec-gzip + @zarr/store-http holds no other codec or Node-only code", () => {

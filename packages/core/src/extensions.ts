@@ -16,11 +16,12 @@
  * ```
  */
 export * from "./data-types/index.js";
-export { StructDataType, structDataType, type StructField } from "./data-types/struct.js";
+export { StructDataType, type StructField } from "./data-types/struct.js";
+export { optionalDataType, optionalEntries, structDataType } from "./data-types/composite-entries.js";
 export { NullTerminatedBytesDataType, nullTerminatedBytesDataType } from "./data-types/null-terminated-bytes.js";
 export { ObjectDataType, objectDataType } from "./data-types/object.js";
-export { OptionalDataType, optionalDataType, isOptionalDataType, type OptionalScalar } from "./data-types/optional.js";
-export { optionalCodec, optionalEntries } from "./codecs/optional.js";
+export { OptionalDataType, isOptionalDataType, type OptionalScalar } from "./data-types/optional.js";
+export { optionalCodec } from "./codecs/optional.js";
 export { RegularChunkGrid, regularChunkGrid } from "./chunk-grids.js";
 export { RectilinearChunkGrid, rectilinearChunkGrid } from "./rectilinear-grid.js";
 export { DefaultKeyEncoding, V2KeyEncoding, defaultChunkKeyEncoding, v2ChunkKeyEncoding } from "./chunk-key-encodings.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { optionalEntries } from "../src/extensions.js";
-import { createArray, createRegistry, get, MemoryStore, openArray, set, slice, type ZarrError } from "../src/index.js";
+import { createArray, createRegistry, get, lazyOptionalEntries, MemoryStore, openArray, set, slice, type ZarrError } from "../src/index.js";
 
 const registry = createRegistry([...optionalEntries]);
 
@@ -118,6 +118,26 @@ describe("the optional data type", () => {
       expect({ overrides, code: (e as ZarrError).code }).toEqual({ overrides, code });
       expect((e as ZarrError).message).toMatch(message);
     }
+  });
+
+  it("reads and refuses the same through the lazy entries, which load the types it wraps", async () => {
+    const lazy = createRegistry([...lazyOptionalEntries]);
+    const store = await storeWith(zarrsDoc(), { "a/c/0": chunkBytes([1, 0, 0, 1], [0x34, 0x12, 0x02, 0x00]) });
+    expect((await get(await openArray(store, "a", { registry: lazy }))).data).toEqual([0x1234, null, null, 2]);
+    for (const inner of ["bool", "int64", "float32", "float64"]) {
+      const arr = await openArray(await storeWith(zarrsDoc({ data_type: optionalOf(inner), fill_value: null })), "a", { registry: lazy });
+      expect(arr.problem).toBeUndefined();
+      expect((arr.dataType as unknown as { inner: { name: string } }).inner.name).toBe(inner);
+    }
+    // The same list of supported types in the same order as the eager entry's message.
+    const messages = await Promise.all(
+      [lazy, registry].map(async (r) => {
+        const doc = zarrsDoc({ data_type: optionalOf("float16") });
+        return ((await openArray(await storeWith(doc), "a", { registry: r })).problem as ZarrError).message;
+      }),
+    );
+    expect(messages[0]).toMatch(/must be one of bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64$/);
+    expect(messages[0]).toBe(messages[1]);
   });
 
   it("is not in a registry unless added: UNSUPPORTED naming the type", async () => {

@@ -4,6 +4,7 @@
  * few arrays use); `@zarr/all` and the `zarr` command add these entries.
  */
 import type { RegistryEntry } from "@zarr/spec";
+import { coreDataTypeEntries } from "../data-types/builtin.js";
 
 /**
  * The lazy entries of zarrs' `optional` data type (alias `zarrs.optional`) and codec.
@@ -21,7 +22,8 @@ export const lazyOptionalEntries: readonly RegistryEntry[] = [
     aliases: ["zarrs.optional"],
     package: "@zarr/core",
     lazy: true,
-    load: () => import("../data-types/optional.js").then((m) => m.optionalDataType),
+    // Given the built-in list to load the types it wraps from (see load-entries.ts).
+    load: () => import("../data-types/optional.js").then((m) => m.loadOptionalEntry(coreDataTypeEntries)),
   },
   { type: "codec", name: "optional", package: "@zarr/core", lazy: true, load: () => import("./optional.js").then((m) => m.optionalCodec) },
 ];

@@ -8,7 +8,7 @@
  * encoded by the `mask_codecs` chain, and the data is the present elements only, in C
  * order, as a one-dimensional array of the inner type encoded by the `data_codecs` chain
  * (nothing at all when no element is present). Not in a registry by default (see
- * `optionalEntries`), so bundles that never meet the type stay as small as before.
+ * `optionalEntries` in data-types/composite-entries.ts), so bundles that never meet the type stay as small as before.
  */
 import {
   type ArrayToBytesCodec,
@@ -17,7 +17,6 @@ import {
   type CodecEntry,
   type CodecPipeline,
   cStrides,
-  type DataTypeEntry,
   describeJson,
   type ExtensionObject,
   type JsonObject,
@@ -29,7 +28,7 @@ import {
   shapeSize,
   ZarrError,
 } from "@zarr/spec";
-import { isOptionalDataType, type OptionalDataType, type OptionalScalar, optionalDataType } from "../data-types/optional.js";
+import { isOptionalDataType, type OptionalDataType, type OptionalScalar } from "../data-types/optional.js";
 
 const NAME = "optional";
 const HEADER_BYTES = 16;
@@ -182,16 +181,3 @@ export const optionalCodec: CodecEntry = {
     return new OptionalCodec(dataType, mask, data, boolType);
   },
 };
-
-/**
- * The `optional` data type and codec entries: add them to a registry to read and write
- * zarrs' nullable arrays. They are not among a registry's built-in entries, so bundles
- * that never meet the type do not grow; @zarr/all's registries hold them (as lazy entries).
- *
- * @example
- * ```ts
- * import { optionalEntries } from "@zarr/core/extensions";
- * const registry = createRegistry([...optionalEntries]);
- * ```
- */
-export const optionalEntries: readonly [DataTypeEntry, CodecEntry] = [optionalDataType, optionalCodec];

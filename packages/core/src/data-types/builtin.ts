@@ -34,7 +34,8 @@ export const coreDataTypeEntries: readonly (DataTypeEntry | Lazy)[] = [
   lazy("numpy.timedelta64", fromExtra("numpy.timedelta64"), ["timedelta64"]),
   // `r` + digits; the entry itself rejects bit counts that are not positive multiples of 8.
   { ...lazy("r*", fromExtra("r*")), matches: (name: string) => /^r\d+$/.test(name) },
-  lazy("struct", () => import("./struct.js").then((m) => m.structDataType), ["structured"]),
+  // Given this list to load its field types from (see load-entries.ts).
+  lazy("struct", () => import("./struct.js").then((m) => m.loadStructEntry(coreDataTypeEntries)), ["structured"]),
   lazy("null_terminated_bytes", () => import("./null-terminated-bytes.js").then((m) => m.nullTerminatedBytesDataType)),
   lazy("object", () => import("./object.js").then((m) => m.objectDataType)),
 ];

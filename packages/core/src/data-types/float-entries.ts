@@ -3,11 +3,11 @@
  * array needs it (see builtin.ts), and an app reading only floats never loads the others.
  */
 import type { DataTypeEntry } from "@zarr/spec";
-import { FloatDataType } from "./float.js";
-import { plainEntry } from "./plain-entry.js";
+// From numeric-parts.ts, as every data type module takes them (see there): then this module
+// is reached by its own entry alone and its chunk holds it, the parts one shared chunk.
+import { FloatDataType, plainEntry } from "./numeric-parts.js";
 
-export { FloatDataType } from "./float.js";
-export { float32BitsToNumber, numberToFloat32Bits } from "./float-bits.js";
+export { FloatDataType, float32BitsToNumber, numberToFloat32Bits } from "./numeric-parts.js";
 
 /** `float32`. */
 export const float32DataType: DataTypeEntry = /* @__PURE__ */ plainEntry("float32", (n) => new FloatDataType(n, 32));

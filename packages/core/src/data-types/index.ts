@@ -64,7 +64,8 @@ import {
   uint32DataType,
   uint64DataType,
 } from "./integer-entries.js";
-import { FloatDataType, float32DataType, float64DataType } from "./numeric-parts.js";
+import { float32DataType, float64DataType } from "./float-entries.js";
+import { FloatDataType } from "./numeric-parts.js";
 import { RawBitsDataType } from "./raw-bits.js";
 import { BytesDataType, StringDataType } from "./variable-length.js";
 

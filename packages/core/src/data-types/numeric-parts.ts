@@ -1,15 +1,17 @@
 /**
- * The modules of the `float32`/`float64` entries that the other data type modules build
- * on (byte order, shared helpers, the plain entry, the float types and their bits),
- * re-exported from one module: data type modules outside this group import them from
- * here, never from their own modules.
+ * The parts the data type modules build on (byte order, shared helpers, the plain entry,
+ * the float types and their bits), re-exported from one module: every data type module,
+ * the float entries included, imports them from here, never from their own modules.
  *
  * Why (bundle size and requests): esbuild puts each module into a chunk by the set of
- * lazily loaded entries that reach it, so modules that the float entries and some other
- * data type modules both import directly each land in a chunk of their own, and reading
- * a float array loads them as separate files. Imported through this module, every module
- * listed here is reached by the same entries, so reading floats loads one chunk for them
- * (see core's up-front.ts for the same rule for the modules that load up front).
+ * lazily loaded entries that reach it, so parts that some data type modules import
+ * directly and others not each land in a chunk of their own, and reading an array loads
+ * them as separate files. Imported through this module, every part listed here is reached
+ * by the same entries, so they share one chunk. The entries themselves (float-entries.ts,
+ * integer-entries.ts...) are not re-exported here: each stays in its own entry's chunk
+ * (re-exported, this module's chunk would differ from the parts' by one entry and load as
+ * an empty file of its own). See core's up-front.ts for the same rule for the modules that
+ * load up front.
  */
 export {
   checkByteLength,
@@ -34,6 +36,5 @@ export {
   parseFloatFill,
   words,
 } from "./float-bits.js";
-export { float32DataType, float64DataType } from "./float-entries.js";
 export { plainEntry } from "./plain-entry.js";
 export { bigIntToJson, CORE_PACKAGE, cannotHold, expectNoConfiguration, jsonIntegerToBigInt } from "./shared.js";

@@ -23,14 +23,11 @@ import {
   type Scalar,
   ZarrError,
 } from "@zarr/spec";
-import { builtinDataTypes } from "./index.js";
+import { type DataTypeEntries, loadEntries } from "./load-entries.js";
 import { CORE_PACKAGE } from "./numeric-parts.js";
 
 /** The inner types an `optional` may wrap here: fixed-size numbers and booleans. */
 const INNER_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"];
-const INNER_TYPES: ReadonlyMap<string, DataTypeEntry> = new Map(
-  builtinDataTypes.filter((e) => INNER_NAMES.includes(e.name)).map((e) => [e.name, e]),
-);
 
 /** An optional element: the inner type's value, or `null` when missing. */
 export type OptionalScalar = Scalar | null;
@@ -102,36 +99,52 @@ export class OptionalDataType implements DataType<OptionalScalar, OptionalScalar
   }
 }
 
-/** The `optional` entry (alias `zarrs.optional`): wraps a fixed-size number or boolean type. */
-export const optionalDataType: DataTypeEntry = {
-  type: "data_type",
-  name: "optional",
-  aliases: ["zarrs.optional"],
-  package: CORE_PACKAGE,
-  fromConfig(name: string, configuration: JsonObject, path: JsonPath): DataType {
-    const cpath = [...path, "configuration"];
-    for (const k of Object.keys(configuration)) {
-      if (k !== "name" && k !== "configuration") throw new MetadataError([...cpath, k], `unknown configuration field "${k}"`);
-    }
-    const innerName = configuration.name;
-    if (typeof innerName !== "string") {
-      throw new MetadataError([...cpath, "name"], `expected the name of the underlying data type, got ${describeJson(innerName)}`);
-    }
-    const innerConfig = configuration.configuration ?? {};
-    if (typeof innerConfig !== "object" || innerConfig === null || Array.isArray(innerConfig)) {
-      throw new MetadataError([...cpath, "configuration"], `expected an object, got ${describeJson(innerConfig)}`);
-    }
-    const entry = INNER_TYPES.get(innerName);
-    if (entry === undefined) {
-      const supported = [...INNER_TYPES.keys()].join(", ");
-      const where = formatJsonPath([...cpath, "name"]);
-      throw new ZarrError("UNSUPPORTED", `An optional ${innerName} (at ${where}) is not supported: the underlying type must be one of ${supported}`, {
-        jsonPath: where,
-      });
-    }
-    return new OptionalDataType(entry.fromConfig(innerName, innerConfig, [...cpath]), name);
-  },
-};
+/**
+ * The `optional` entry (alias `zarrs.optional`): wraps a fixed-size number or boolean type,
+ * those of `innerTypes` (entries of other types are ignored). `optionalDataType`
+ * (extensions) is the one over the built-in types.
+ */
+export function optionalEntry(innerTypes: readonly DataTypeEntry[]): DataTypeEntry {
+  const inner = new Map(innerTypes.filter((e) => INNER_NAMES.includes(e.name)).map((e) => [e.name, e]));
+  return {
+    type: "data_type",
+    name: "optional",
+    aliases: ["zarrs.optional"],
+    package: CORE_PACKAGE,
+    fromConfig(name: string, configuration: JsonObject, path: JsonPath): DataType {
+      const cpath = [...path, "configuration"];
+      for (const k of Object.keys(configuration)) {
+        if (k !== "name" && k !== "configuration") throw new MetadataError([...cpath, k], `unknown configuration field "${k}"`);
+      }
+      const innerName = configuration.name;
+      if (typeof innerName !== "string") {
+        throw new MetadataError([...cpath, "name"], `expected the name of the underlying data type, got ${describeJson(innerName)}`);
+      }
+      const innerConfig = configuration.configuration ?? {};
+      if (typeof innerConfig !== "object" || innerConfig === null || Array.isArray(innerConfig)) {
+        throw new MetadataError([...cpath, "configuration"], `expected an object, got ${describeJson(innerConfig)}`);
+      }
+      const entry = inner.get(innerName);
+      if (entry === undefined) {
+        const supported = [...inner.keys()].join(", ");
+        const where = formatJsonPath([...cpath, "name"]);
+        throw new ZarrError("UNSUPPORTED", `An optional ${innerName} (at ${where}) is not supported: the underlying type must be one of ${supported}`, {
+          jsonPath: where,
+        });
+      }
+      return new OptionalDataType(entry.fromConfig(innerName, innerConfig, [...cpath]), name);
+    },
+  };
+}
+
+/**
+ * The `optional` entry over the types of `entries` (a registry's built-in list; the lazy
+ * ones it may wrap are loaded here): how a lazy `optional` entry gets them without this
+ * module importing their modules (see load-entries.ts).
+ */
+export async function loadOptionalEntry(entries: DataTypeEntries): Promise<DataTypeEntry> {
+  return optionalEntry(await loadEntries(entries, (name) => INNER_NAMES.includes(name)));
+}
 
 /** True when `dataType` is an `optional` type (its in-memory elements may be `null`). */
 export function isOptionalDataType(dataType: DataType | { kind: string }): dataType is OptionalDataType {

@@ -37,8 +37,7 @@ import {
 } from "@zarr/spec";
 import { elementMemoryBytes, SLOT_BYTES } from "../up-front.js";
 import { expectOnlyFields } from "./config-fields.js";
-import { builtinDataTypes } from "./index.js";
-import { nullTerminatedBytesDataType } from "./null-terminated-bytes.js";
+import { type DataTypeEntries, loadEntries } from "./load-entries.js";
 import { CORE_PACKAGE, cannotHold, checkByteLength } from "./numeric-parts.js";
 import { sameValue } from "./object.js";
 
@@ -292,7 +291,7 @@ function coerceField(f: StructField, v: unknown, typeName: string): Scalar {
   return out as unknown as Scalar;
 }
 
-function resolveFieldType(def: JsonValue, path: JsonPath, depth: number): DataType {
+function resolveFieldType(types: readonly DataTypeEntry[], def: JsonValue, path: JsonPath, depth: number): DataType {
   let name: string;
   let configuration: JsonObject = {};
   if (typeof def === "string") name = def;
@@ -305,8 +304,8 @@ function resolveFieldType(def: JsonValue, path: JsonPath, depth: number): DataTy
   } else {
     throw new MetadataError(path, `expected a data type name or {"name", "configuration"}, got ${describeJson(def)}`);
   }
-  if (name === "struct" || name === "structured") return structFromConfig(name, configuration, path, depth + 1);
-  const entry = [...builtinDataTypes, nullTerminatedBytesDataType].find(
+  if (name === "struct" || name === "structured") return structFromConfig(types, name, configuration, path, depth + 1);
+  const entry = types.find(
     (e) => e.name === name || e.aliases?.includes(name) || e.matches?.(name),
   );
   if (entry === undefined) {
@@ -319,7 +318,7 @@ function resolveFieldType(def: JsonValue, path: JsonPath, depth: number): DataTy
   return dt;
 }
 
-function structFromConfig(name: string, configuration: JsonObject, path: JsonPath, depth: number): StructDataType {
+function structFromConfig(types: readonly DataTypeEntry[], name: string, configuration: JsonObject, path: JsonPath, depth: number): StructDataType {
   if (depth > MAX_DEPTH) throw new MetadataError(path, `structs nested deeper than ${MAX_DEPTH} levels`);
   expectOnlyFields(name, configuration, ["fields"], path);
   const list = configuration.fields;
@@ -344,7 +343,7 @@ function structFromConfig(name: string, configuration: JsonObject, path: JsonPat
     if (fieldName !== "" && seen.has(fieldName)) throw new MetadataError(at, `the field name "${fieldName}" appears twice`);
     seen.add(fieldName);
     if (type === undefined) throw new MetadataError(at, `the field "${fieldName}" has no data type`);
-    const dataType = resolveFieldType(type, Array.isArray(item) ? [...at, 1] : [...at, "data_type"], depth);
+    const dataType = resolveFieldType(types, type, Array.isArray(item) ? [...at, 1] : [...at, "data_type"], depth);
     let dims: number[] = [];
     if (shape !== undefined && shape !== null) {
       if (!Array.isArray(shape) || !shape.every((s) => typeof s === "number" && Number.isSafeInteger(s) && s >= 0)) {
@@ -363,11 +362,26 @@ function structFromConfig(name: string, configuration: JsonObject, path: JsonPat
   return new StructDataType(name, fields, list);
 }
 
-/** `struct` (alias `structured`): records of named fixed-size fields. */
-export const structDataType: DataTypeEntry = {
-  type: "data_type",
-  name: "struct",
-  aliases: ["structured"],
-  package: CORE_PACKAGE,
-  fromConfig: (name: string, configuration: JsonObject, path: JsonPath): DataType => structFromConfig(name, configuration, path, 0),
-};
+/**
+ * The `struct` entry (alias `structured`: records of named fixed-size fields) whose fields
+ * may be of the data types of `fieldTypes`. `structDataType` (extensions) is the one over
+ * every built-in type.
+ */
+export function structEntry(fieldTypes: readonly DataTypeEntry[]): DataTypeEntry {
+  return {
+    type: "data_type",
+    name: "struct",
+    aliases: ["structured"],
+    package: CORE_PACKAGE,
+    fromConfig: (name: string, configuration: JsonObject, path: JsonPath): DataType => structFromConfig(fieldTypes, name, configuration, path, 0),
+  };
+}
+
+/**
+ * The `struct` entry over the data types of `entries` (a registry's built-in list; lazy
+ * ones are loaded here), `struct` and `object` left out: how a registry's lazy `struct`
+ * entry gets its field types without this module importing theirs (see load-entries.ts).
+ */
+export async function loadStructEntry(entries: DataTypeEntries): Promise<DataTypeEntry> {
+  return structEntry(await loadEntries(entries, (name) => name !== "struct" && name !== "object"));
+}
