@@ -58,7 +58,9 @@ export const LIMITS = {
  * makes this read 54,965 bytes in 3 files (app.js, core's shared chunk, spec's errors and
  * store), with two sequential requests fewer (the float entries' stub, then their chunk).
  * But @zarr/core up front becomes 40.7 K, over issue 11's 36 K budget (BUDGETS.core), and
- * every app pays 5.6 K for the float types; with the integers and bool too, 43.8 K. The
+ * every app pays 5.6 K for the float types up front (an integer or bool read loads that
+ * code anyway: the float types share one chunk with the parts every numeric type builds
+ * on, numeric-parts.ts); with the integers and bool too, 43.8 K. The
  * float types in one lazy file instead need their shared helpers up front (+2 K, also over
  * the budget) and complex/float16 to stop importing float.js.
  */
