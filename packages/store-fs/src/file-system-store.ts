@@ -245,9 +245,9 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
   }
 
   /**
-   * How a worker thread opens this store read-only (see `ReadableStore.workerStore`): with
-   * a worker pool, chunk tasks then read their chunks in the workers, so no chunk bytes
-   * pass through the calling thread.
+   * How a worker thread opens this store read-only, with `blockingReads` (see
+   * `ReadableStore.workerStore`): with a worker pool, chunk tasks then read their chunks in
+   * the workers, so no chunk bytes pass through the calling thread.
    */
   workerStore(): WorkerStoreRecipe {
     return {
@@ -255,7 +255,11 @@ export class FileSystemStore implements ReadableStore, WritableStore, ListableSt
       // Bundled apps register the package by name in their worker script.
       moduleName: "@zarr/store-fs",
       exportName: "openFileSystemStore",
-      args: [this.root, { readOnly: true, followSymlinks: this.followSymlinks }],
+      // Blocking reads: a worker thread's reads hold only that worker, which has nothing
+      // else to do meanwhile, and they skip the hand-off to libuv's thread pool (shared by
+      // every worker) and back. A 256 MiB blosc-lz4 read with a pool of 2 took 0.22 s
+      // (0.28 s user, 0.10 s system CPU) through the thread pool, 0.16 s (0.26, 0.04) so.
+      args: [this.root, { readOnly: true, followSymlinks: this.followSymlinks, blockingReads: true }],
     };
   }
 

@@ -55,7 +55,7 @@ describe.each([false, true])("getInto (whole values into a reused buffer), block
 });
 
 describe("workerStore (how a worker thread opens the same store)", () => {
-  it("names this package's compiled module and a read-only store over the same root", async () => {
+  it("names this package's compiled module and a read-only, blocking-read store over the same root", async () => {
     const { root } = freshRoot();
     const store = new FileSystemStore(root);
     await store.set("k", pattern(10));
@@ -66,6 +66,8 @@ describe("workerStore (how a worker thread opens the same store)", () => {
     const opened = module[recipe.exportName](...recipe.args);
     expect(opened.root).toBe(store.root);
     expect(opened.readOnly).toBe(true);
+    // A worker's reads block that worker only: no hand-off to libuv's shared thread pool.
+    expect(opened.blockingReads).toBe(true);
     expect(Buffer.compare((await opened.get("k")) as Uint8Array, pattern(10))).toBe(0);
     await expect(opened.set("k", pattern(2))).rejects.toMatchObject({ code: "STORE_READ_ONLY" });
   });

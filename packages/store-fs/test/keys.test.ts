@@ -183,7 +183,7 @@ describe("symbolic links pointing outside the root", () => {
     expect(text(await store.get("evil/secret"))).toBe("secret");
     expect(text(await store.get("group/secret-link"))).toBe("secret");
     expect(await store.getSize("evil/sub/deep")).toBe(4);
-    expect(store.workerStore().args[1]).toEqual({ readOnly: true, followSymlinks: true });
+    expect(store.workerStore().args[1]).toEqual({ readOnly: true, followSymlinks: true, blockingReads: true });
     // Writes stay refused.
     await rejectsWith(store.set("evil/new", utf8("x")), "KEY_INVALID");
   });
