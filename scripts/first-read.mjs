@@ -99,9 +99,10 @@ const VALUES = { float32: Float32Array, float64: Float64Array, int16: Int16Array
 /**
  * Bytes and module files each app loads before its first value, e.g.
  * `{ "@zarr": { bytes, files: [...] }, "zarrita.js": { ... } }`. The array is float32 (what
- * the checked limits are for) unless `dataType` names another of VALUES.
+ * the checked limits are for) unless `dataType` names another of VALUES; `libraries` picks
+ * some of the apps (default: both).
  */
-export async function firstReadSizes(dataType = "float32") {
+export async function firstReadSizes(dataType = "float32", libraries = Object.keys(APPS)) {
   const Values = VALUES[dataType];
   if (Values === undefined) throw new Error(`--data-type must be one of ${Object.keys(VALUES).join(", ")}`);
   const work = mkdtempSync(join(tmpdir(), "zarr-first-read-"));
@@ -115,13 +116,15 @@ export async function firstReadSizes(dataType = "float32") {
       dataType,
       codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 5 } }],
     });
-    // Element 5 holds 2.5 (float types) or 5 (integers): what each app's read must return.
-    const expected = Values === Float32Array || Values === Float64Array ? 2.5 : 5;
-    await set(arr, null, Values.from({ length: 64 * 64 }, (_, i) => (expected === 5 ? i % 100 : i * 0.5)));
+    // Element 5 holds 5 (integers) or 2.5 (float types): what each app's read must return.
+    const integers = Values !== Float32Array && Values !== Float64Array;
+    const expected = integers ? 5 : 2.5;
+    await set(arr, null, Values.from({ length: 64 * 64 }, (_, i) => (integers ? i % 100 : i * 0.5)));
     const server = await serve(data);
     const results = {};
     try {
-      for (const [name, code] of Object.entries(APPS)) {
+      for (const name of libraries) {
+        const code = APPS[name];
         const dir = join(work, name.replace(/\W/g, "_"));
         mkdirSync(dir);
         const entry = join(root, "packages", "all", `.first-read-${process.pid}-${name.replace(/\W/g, "_")}.mjs`);

@@ -8,7 +8,8 @@
  * encoded by the `mask_codecs` chain, and the data is the present elements only, in C
  * order, as a one-dimensional array of the inner type encoded by the `data_codecs` chain
  * (nothing at all when no element is present). Not in a registry by default (see
- * `optionalEntries` in data-types/composite-entries.ts), so bundles that never meet the type stay as small as before.
+ * `optionalEntries` in data-types/composite-entries.ts), so bundles that never meet the
+ * type stay as small as before.
  */
 import {
   type ArrayToBytesCodec,

@@ -305,9 +305,7 @@ function resolveFieldType(types: readonly DataTypeEntry[], def: JsonValue, path:
     throw new MetadataError(path, `expected a data type name or {"name", "configuration"}, got ${describeJson(def)}`);
   }
   if (name === "struct" || name === "structured") return structFromConfig(types, name, configuration, path, depth + 1);
-  const entry = types.find(
-    (e) => e.name === name || e.aliases?.includes(name) || e.matches?.(name),
-  );
+  const entry = types.find((e) => e.name === name || e.aliases?.includes(name) || e.matches?.(name));
   if (entry === undefined) {
     throw new MetadataError(path, `the struct field data type "${name}" is not a built-in data type of @zarr/core`);
   }
